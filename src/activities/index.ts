@@ -1,0 +1,18 @@
+import { createCallModel } from './model/call-model';
+import type { ProviderConfig } from './model/model-request';
+import { toolActivities } from './tools';
+
+export interface ActivityConfig {
+  provider: ProviderConfig;
+}
+
+/** Every activity the worker registers. Workflows import this module's types only. */
+export function createActivities(config: ActivityConfig) {
+  return {
+    callModel: createCallModel(config.provider),
+    ...toolActivities,
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type ToolActivityName = keyof typeof toolActivities;

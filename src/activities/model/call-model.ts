@@ -1,0 +1,110 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
+import OpenAI from 'openai';
+import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
+import type { LLMResponse } from '../../common/messages';
+import type { ModelRequest, ProviderConfig } from './model-request';
+import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
+import { collectStream } from './stream-response';
+import { toolDefinitions } from './tool-definitions';
+import { parseToolArguments, toChatMessages } from './wire-format';
+
+const HEARTBEAT_EVERY_MS = 5_000;
+
+export function createCallModel(config: ProviderConfig) {
+  const client = new OpenAI({
+    apiKey: config.apiKey ?? 'unused-local-key',
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    maxRetries: 0, // Temporal's retry policy does the retrying, durably and visibly.
+    timeout: config.requestTimeoutMs,
+  });
+
+  return async function callModel(request: ModelRequest): Promise<LLMResponse> {
+    const context = Context.current();
+    const model = request.model ?? config.defaultModel;
+    if (!model) {
+      throw ApplicationFailure.nonRetryable(
+        'No model configured: pass "model" in the run input or set BAREAGENT_MODEL on the worker',
+        'ModelNotConfigured',
+      );
+    }
+    const body = {
+      model,
+      messages: toChatMessages(request.messages, request.systemPrompt),
+      ...(request.tools.length ? { tools: toolDefinitions(request.tools) } : {}),
+    };
+    const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      if (!request.stream) return await callOnce(client, body);
+      await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: '100 milliseconds' });
+      const events = streamClient.topic<RunEvent>(EVENTS_TOPIC);
+      const publish = (event: RunEvent) => events.publish(event);
+      const attempt = context.info.attempt;
+      if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
+      return await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat());
+    } catch (err) {
+      throw toProviderFailure(err);
+    } finally {
+      clearInterval(ticker);
+    }
+  };
+}
+
+type Body = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
+
+async function callOnce(client: OpenAI, body: Body): Promise<LLMResponse> {
+  const completion = await client.chat.completions.create({ ...body, stream: false });
+  const choice = completion.choices[0];
+  const message = choice?.message;
+  return {
+    text: message?.content ?? '',
+    toolCalls: (message?.tool_calls ?? [])
+      .filter((call) => call.type === 'function')
+      .map((call) => parseToolArguments(call.id, call.function.name, call.function.arguments)),
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
+    finishReason: choice?.finish_reason ?? 'stop',
+    model: completion.model || body.model,
+    streamed: false,
+  };
+}
+
+async function callStreaming(
+  client: OpenAI,
+  body: Body,
+  step: number,
+  attempt: number,
+  publish: (event: RunEvent) => void,
+  onChunk: () => void,
+): Promise<LLMResponse> {
+  let stream;
+  try {
+    stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } });
+  } catch (err) {
+    if (!isStreamingUnsupported(err)) throw err;
+    publish({
+      type: 'status',
+      step,
+      message: `Streaming unavailable, falling back to non-stream mode (${errorTypeName(err)}).`,
+    });
+    return callOnce(client, body);
+  }
+  let received = 0;
+  try {
+    const { eventCount: _count, ...response } = await collectStream(stream, step, attempt, publish, () => {
+      received += 1;
+      onChunk();
+    });
+    return response;
+  } catch (err) {
+    if (received === 0) throw err;
+    // The seed: a break after partial output is never retried, nor silently re-asked without streaming.
+    throw ApplicationFailure.nonRetryable(
+      `stream broke after partial output: ${err instanceof Error ? err.message : String(err)}`,
+      errorTypeName(err),
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import type OpenAI from 'openai';
+import type { RunEvent } from '../../common/events';
+import type { LLMResponse, ToolCall } from '../../common/messages';
+import { parseToolArguments } from './wire-format';
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+
+interface PartialCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Folds a Chat Completions stream into one response, publishing text as it arrives and
+ * each tool call once it is complete (when the next one starts, or at the end).
+ */
+export async function collectStream(
+  chunks: AsyncIterable<Chunk>,
+  step: number,
+  attempt: number,
+  publish: (event: RunEvent) => void,
+  onChunk: () => void,
+): Promise<LLMResponse & { eventCount: number }> {
+  let text = '';
+  let model = '';
+  let finishReason = '';
+  let usage = { inputTokens: 0, outputTokens: 0 };
+  let eventCount = 0;
+  const partial: PartialCall[] = [];
+  const done: ToolCall[] = [];
+  const finish = (index: number) => {
+    const call = partial[index];
+    if (!call || done.length > index) return;
+    const parsed = parseToolArguments(call.id, call.name, call.args);
+    done.push(parsed);
+    publish({ type: 'tool_call', step, id: parsed.id, name: parsed.name, input: parsed.input });
+  };
+  for await (const chunk of chunks) {
+    onChunk();
+    eventCount += 1;
+    model = chunk.model || model;
+    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (delta?.content) {
+      text += delta.content;
+      publish({ type: 'text', step, attempt, delta: delta.content });
+    }
+    for (const toolDelta of delta?.tool_calls ?? []) {
+      for (let earlier = done.length; earlier < toolDelta.index; earlier++) finish(earlier);
+      const call = (partial[toolDelta.index] ??= { id: '', name: '', args: '' });
+      if (toolDelta.id) call.id = toolDelta.id;
+      if (toolDelta.function?.name) call.name += toolDelta.function.name;
+      if (toolDelta.function?.arguments) call.args += toolDelta.function.arguments;
+    }
+  }
+  for (let index = done.length; index < partial.length; index++) finish(index);
+  return { text, toolCalls: done, usage, finishReason, model, streamed: true, eventCount };
+}

@@ -1,0 +1,52 @@
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { WorkspaceEscapeError } from '../../common/errors';
+
+/** The directory a run's tools may touch; the worker's current directory when unset. */
+export function workspaceRoot(workspace: string | undefined): string {
+  return realpathSync(path.resolve(workspace ?? process.cwd()));
+}
+
+/**
+ * Resolves a model-given path inside the workspace, refusing `~`, absolute paths,
+ * `..` escapes and symlinks that lead out (checked on the deepest existing ancestor,
+ * so a path that does not exist yet is checked too).
+ */
+export function resolveInWorkspace(root: string, requested: string): string {
+  if (requested.startsWith('~')) throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: ~ is not allowed`);
+  if (path.isAbsolute(requested)) {
+    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: use a path relative to the workspace`);
+  }
+  const resolved = path.resolve(root, requested);
+  if (!isInside(root, resolved)) throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace`);
+  const real = realpathOfDeepestExisting(resolved);
+  if (!isInside(root, real)) {
+    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
+  }
+  return resolved;
+}
+
+export function displayPath(root: string, absolute: string): string {
+  return path.relative(root, absolute) || '.';
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function realpathOfDeepestExisting(target: string): string {
+  let current = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...rest);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      rest.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+}

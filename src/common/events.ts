@@ -1,0 +1,19 @@
+/**
+ * Events on a run's workflow stream (topic `events`): what `bareagent follow` shows.
+ * The provider activity publishes text and tool calls as they stream; the workflow the rest.
+ */
+export const EVENTS_TOPIC = 'events';
+
+export type RunEvent =
+  | { type: 'text'; step: number; attempt: number; delta: string }
+  | { type: 'tool_call'; step: number; id: string; name: string; input: unknown }
+  /** A retried model call: a follower drops the partial text of the earlier attempt. */
+  | { type: 'attempt_restart'; step: number; attempt: number }
+  | { type: 'status'; step: number; message: string }
+  | { type: 'tool_result'; step: number; id: string; name: string; isError: boolean; preview: string }
+  | { type: 'permission_request'; step: number; requestId: string; tool: string; input: unknown; deadline: string }
+  | { type: 'permission_decided'; step: number; requestId: string; decision: 'allow' | 'deny'; reason: string }
+  | { type: 'notification'; step: number; text: string }
+  | { type: 'step'; record: unknown }
+  | { type: 'final'; text: string; stopReason: string }
+  | { type: 'failed'; failureType: string; message: string };

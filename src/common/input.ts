@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
+export const DurationString = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?)?\s*$/i, {
+      message: 'must be a duration such as "30s", "15m" or "2h"',
+    }),
+]);
+
+export const PermissionMode = z.enum(['default', 'auto', 'plan', 'bypass']);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+export const PermissionRules = z.strictObject({
+  allow: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+});
+export type PermissionRules = z.infer<typeof PermissionRules>;
+
+export const Budgets = z.strictObject({
+  maxTokens: z.number().int().positive().optional(),
+  maxCostUsd: z.number().positive().optional(),
+  maxWallClock: DurationString.optional(),
+});
+
+/** The one argument of `agentRun` (DESIGN.md section 2). Unknown fields are rejected. */
+export const AgentRunInput = z.strictObject({
+  prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
+  workspace: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  systemPrompt: z.string().optional(),
+  maxIterations: z.number().int().positive().max(100_000).default(200),
+  permissionMode: PermissionMode.default('default'),
+  permissionRules: PermissionRules.default({}),
+  approvalTimeout: DurationString.default('15m'),
+  stream: z.boolean().default(true),
+  budgets: Budgets.default({}),
+  agentType: z.string().min(1).default('general-purpose'),
+});
+export type AgentRunInput = z.input<typeof AgentRunInput>;
+export type AgentRunConfig = z.output<typeof AgentRunInput>;
+
+/** Human-readable zod issues: `prompt: must be a non-empty string; foo: unknown field`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.join('.') || '(input)';
+      if (issue.code === 'unrecognized_keys') {
+        const prefix = issue.path.length ? `${path}.` : '';
+        return issue.keys.map((key) => `${prefix}${key}: unknown field`).join('; ');
+      }
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export type ParsedInput = { ok: true; config: AgentRunConfig } | { ok: false; message: string };
+
+export function parseAgentRunInput(raw: unknown): ParsedInput {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, message: 'Invalid agentRun input: (input): expected a JSON object with a "prompt" field' };
+  }
+  const parsed = AgentRunInput.safeParse(raw);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return { ok: false, message: `Invalid agentRun input: ${describeIssues(parsed.error)}` };
+}

@@ -1,0 +1,8 @@
+/** What a tool activity gets: plain JSON, the workspace it is confined to and the parsed arguments. */
+export interface ToolRequest {
+  workspace?: string;
+  input: unknown;
+}
+
+/** A tool that threw is a result the model reads, not an activity failure: it is never retried. */
+export type ToolOutcome = { ok: true; output: string } | { ok: false; errorType: string; message: string };

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * BareAgent's tools, their argument names (DESIGN.md section 3) and what each one is.
+ * Shared by the workflow (argument checks, permission guard) and the provider (JSON schemas).
+ */
+export const toolSchemas = {
+  read_file: z.strictObject({
+    file_path: z.string().min(1).describe('Path of the file, relative to the workspace'),
+    offset: z.number().int().min(0).default(0).describe('Line to start from (0-based)'),
+    limit: z.number().int().positive().optional().describe('Maximum number of lines to return'),
+  }),
+  write_file: z.strictObject({
+    file_path: z.string().min(1).describe('Path of the file, relative to the workspace'),
+    content: z.string().describe('The whole new content of the file'),
+  }),
+  edit_file: z.strictObject({
+    file_path: z.string().min(1).describe('Path of the file, relative to the workspace'),
+    old_text: z.string().min(1).describe('Exact text to replace (its first occurrence)'),
+    new_text: z.string().describe('Replacement text'),
+  }),
+  glob: z.strictObject({
+    pattern: z.string().min(1).describe('Glob pattern such as "src/**/*.ts"'),
+    path: z.string().default('.').describe('Directory to search from, relative to the workspace'),
+  }),
+  grep: z.strictObject({
+    pattern: z.string().min(1).describe('Regular expression to search for'),
+    path: z.string().default('.').describe('File or directory to search, relative to the workspace'),
+    include: z.string().default('').describe('Only files whose name matches this glob, e.g. "*.ts"'),
+  }),
+  bash: z.strictObject({
+    command: z.string().min(1).describe('Shell command, run in the workspace'),
+    timeout: z.number().positive().max(3600).default(30).describe('Seconds before the command is killed'),
+  }),
+} as const;
+
+export type ToolName = keyof typeof toolSchemas;
+export type ToolArgs<N extends ToolName> = z.output<(typeof toolSchemas)[N]>;
+
+export const toolDescriptions: Record<ToolName, string> = {
+  read_file: 'Read a text file of the workspace; lines come back numbered "1: ...".',
+  write_file: 'Create or overwrite a file of the workspace with the given content.',
+  edit_file: 'Replace the first occurrence of old_text with new_text in a file of the workspace.',
+  glob: 'List files of the workspace matching a glob pattern.',
+  grep: 'Search file contents of the workspace with a regular expression (at most 1000 matches).',
+  bash: 'Run a shell command in the workspace and return its output.',
+};
+
+export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(toolSchemas, name);
+}
+
+/** The argument the Web UI and the CLI show beside the tool's name. */
+export function mainArgument(_tool: string, input: unknown): string {
+  if (!input || typeof input !== 'object') return '';
+  const args = input as Record<string, unknown>;
+  const value = args.file_path ?? args.command ?? args.pattern ?? args.task ?? '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function toolSummary(name: string, input: unknown, maxLength = 120): string {
+  const arg = mainArgument(name, input).replace(/\s+/g, ' ').trim();
+  const text = arg ? `${name} ${arg}` : name;
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}

@@ -1,0 +1,32 @@
+/**
+ * Permission rules `tool(prefix*)`: `bash(npm test*)` matches commands starting with
+ * "npm test", `write_file(.env)` matches exactly ".env", a bare `glob` matches every call.
+ */
+export interface PermissionRule {
+  tool: string;
+  argument?: string;
+  prefix: boolean;
+}
+
+const RULE = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s;
+
+export function parseRule(text: string): PermissionRule {
+  const match = RULE.exec(text);
+  if (!match) throw new Error(`Invalid permission rule "${text}": expected tool or tool(argument) or tool(prefix*)`);
+  const tool = match[1] as string;
+  const raw = match[2];
+  if (raw === undefined || raw === '*' || raw === '') return { tool, prefix: true, argument: '' };
+  const prefix = raw.endsWith('*');
+  return { tool, prefix, argument: prefix ? raw.slice(0, -1) : raw };
+}
+
+export function ruleMatches(rule: PermissionRule, tool: string, argument: string): boolean {
+  if (rule.tool !== tool) return false;
+  const wanted = rule.argument ?? '';
+  const actual = argument.trim();
+  return rule.prefix ? actual.startsWith(wanted) : actual === wanted;
+}
+
+export function anyRuleMatches(rules: readonly PermissionRule[], tool: string, argument: string): boolean {
+  return rules.some((rule) => ruleMatches(rule, tool, argument));
+}

@@ -1,0 +1,30 @@
+import type { ToolCall, Usage } from '../common/messages';
+import { toolSummary } from '../common/tool-schemas';
+import type { BudgetSnapshot, StepRecord } from '../common/wire';
+
+export function budgetSnapshot(iterationsLeft: number, usage: Usage): BudgetSnapshot {
+  return { iterationsLeft, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+}
+
+export interface StepInput {
+  stepId: number;
+  reason: string;
+  before: BudgetSnapshot;
+  after: BudgetSnapshot;
+  evidence: number;
+  calls: readonly ToolCall[];
+  detail?: string | undefined;
+}
+
+/** Seed 003: each step keeps why it ended and what it cost, not a bare continue flag. */
+export function stepRecord(input: StepInput): StepRecord {
+  return {
+    step_id: input.stepId,
+    reason: input.reason,
+    budget_before: input.before,
+    budget_after: input.after,
+    evidence_delta: input.evidence,
+    tools: input.calls.map((call) => toolSummary(call.name, call.input, 80)),
+    ...(input.detail ? { detail: input.detail } : {}),
+  };
+}

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { findOrBuildTemporalCli, type Log } from './temporal-cli';
+
+export interface DevServerOptions {
+  address: string;
+  uiPort: number;
+  home: string;
+  namespace?: string;
+  /** Extra `temporal server start-dev` flags, e.g. `--dynamic-config-value`. */
+  extraArgs?: string[];
+  /** Keep the SQLite file (the default) or run in memory. */
+  persistent?: boolean;
+  startTimeoutMs?: number;
+  log?: Log;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  reused: boolean;
+  process?: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function splitAddress(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at) || '127.0.0.1', port: Number(address.slice(at + 1)) };
+}
+
+/** Starts `temporal server start-dev`, or reuses a Temporal server that already answers there. */
+export async function ensureDevServer(options: DevServerOptions): Promise<DevServer> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const { host, port } = splitAddress(options.address);
+  const uiUrl = `http://${host}:${options.uiPort}`;
+  if (await isTemporalServer(options.address)) {
+    log(`Reusing the Temporal server already answering on ${options.address}`);
+    return { address: options.address, uiUrl, reused: true, stop: async () => undefined };
+  }
+  if (await isPortOpen(host, port)) {
+    throw new Error(
+      `Port ${port} on ${host} is taken by something that is not a Temporal server.\n` +
+        `  Stop it, or set TEMPORAL_ADDRESS to another address (e.g. 127.0.0.1:7244).`,
+    );
+  }
+  const cli = await findOrBuildTemporalCli(log);
+  mkdirSync(options.home, { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--ip', host,
+    '--port', String(port),
+    '--ui-port', String(options.uiPort),
+    '--log-level', 'warn',
+    ...(options.persistent === false ? [] : ['--db-filename', path.join(options.home, 'temporal.sqlite')]),
+    ...(options.namespace && options.namespace !== 'default' ? ['--namespace', options.namespace] : []),
+    ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.extraArgs ?? []),
+  ];
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited (${child.exitCode}):\n${stderr}`);
+    if (await isTemporalServer(options.address)) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The Temporal dev server did not answer on ${options.address} in time:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  log(`Temporal dev server on ${options.address}, Web UI on ${uiUrl}`);
+  return {
+    address: options.address,
+    uiUrl,
+    reused: false,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function isTemporalServer(address: string): Promise<boolean> {
+  const { host, port } = splitAddress(address);
+  if (!(await isPortOpen(host, port))) return false;
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: 2000 });
+    const conn = connection;
+    await conn.withDeadline(Date.now() + 3000, () => conn.workflowService.getSystemInfo({}));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+export function isPortOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

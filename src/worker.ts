@@ -1,0 +1,35 @@
+import { NativeConnection } from '@temporalio/worker';
+import { providerConfigFromEnv } from './activities/model/model-request';
+import { connectionFromEnv } from './common/config';
+import { createBareAgentWorker } from './worker/create-worker';
+import { ensureSearchAttributes } from './worker/ensure-search-attributes';
+
+/** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
+export async function runWorker(): Promise<void> {
+  const config = connectionFromEnv();
+  const added = await ensureSearchAttributes(config.address, config.namespace).catch((err: Error) => {
+    console.error(`Could not check search attributes (${err.message}); register them as the README says.`);
+    return [];
+  });
+  if (added.length) console.error(`Registered search attributes: ${added.join(', ')}`);
+  const connection = await NativeConnection.connect({ address: config.address });
+  try {
+    const worker = await createBareAgentWorker({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      provider: providerConfigFromEnv(),
+    });
+    console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace})`);
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  runWorker().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

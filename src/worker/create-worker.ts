@@ -1,0 +1,28 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import type { ProviderConfig } from '../activities/model/model-request';
+
+export interface BareAgentWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  provider: ProviderConfig;
+  /** A prebuilt bundle (tests, benchmarks); otherwise the workflows are bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
+}
+
+export function workflowsPath(): string {
+  return require.resolve('../workflows');
+}
+
+export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities({ provider: options.provider }),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    ...options.tuning,
+  });
+}

@@ -1,0 +1,27 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+
+/** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
+export const modelActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+});
+
+/** read_file, glob, grep and write_file (same content twice is the same file): safe to run again. */
+export const repeatableTools = proxyActivities<Activities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * edit_file and bash are not idempotent: once they may have started they are never run again
+ * (at most once). A lost worker shows up as an error result the model can act on.
+ */
+export const onceTools = proxyActivities<Activities>({
+  startToCloseTimeout: '60 seconds',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);

@@ -1,0 +1,19 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Message } from '../common/messages';
+import type {
+  PermissionDecisionInput,
+  PermissionDecisionResult,
+  RunStatus,
+  StepRecord,
+  UserMessageInput,
+} from '../common/wire';
+
+/** The names of DESIGN.md section 2: clients outside this project rely on them. */
+export const permissionDecisionSignal = defineSignal<[PermissionDecisionInput]>('permissionDecision');
+export const decidePermissionUpdate = defineUpdate<PermissionDecisionResult, [PermissionDecisionInput]>(
+  'decidePermission',
+);
+export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage');
+export const statusQuery = defineQuery<RunStatus>('status');
+export const messagesQuery = defineQuery<Message[]>('messages');
+export const stepsQuery = defineQuery<StepRecord[]>('steps');

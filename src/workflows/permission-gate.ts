@@ -1,0 +1,73 @@
+import { condition, log, setHandler } from '@temporalio/workflow';
+import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
+import { describeIssues } from '../common/input';
+import { decidePermissionUpdate, permissionDecisionSignal } from './definitions';
+
+export interface HumanAnswer {
+  allowed: boolean;
+  reason: string;
+  timedOut: boolean;
+}
+
+/**
+ * The human channel: pending requests by id (= the tool call's id), answered by the
+ * `permissionDecision` signal or the `decidePermission` update. A request nobody answers
+ * before its deadline is denied: fail closed.
+ */
+export class PermissionGate {
+  private readonly pending = new Map<string, PendingPermission>();
+  private readonly answers = new Map<string, PermissionDecisionInput>();
+  private readonly decided = new Set<string>();
+
+  constructor() {
+    setHandler(permissionDecisionSignal, (raw) => {
+      const problem = this.problemWith(raw);
+      if (problem) {
+        log.warn(`permissionDecision signal ignored: ${problem}`);
+        return;
+      }
+      this.record(raw);
+    });
+    setHandler(decidePermissionUpdate, (raw): PermissionDecisionResult => this.record(raw), {
+      validator: (raw) => {
+        const problem = this.problemWith(raw);
+        if (problem) throw new Error(problem);
+      },
+    });
+  }
+
+  list(): PendingPermission[] {
+    return [...this.pending.values()];
+  }
+
+  async ask(request: PendingPermission, timeoutMs: number): Promise<HumanAnswer> {
+    this.pending.set(request.requestId, request);
+    try {
+      const answered = await condition(() => this.answers.has(request.requestId), timeoutMs);
+      if (!answered) {
+        this.decided.add(request.requestId);
+        return { allowed: false, reason: 'no answer before the approval timeout', timedOut: true };
+      }
+      const answer = this.answers.get(request.requestId) as PermissionDecisionInput;
+      return { allowed: answer.decision === 'allow', reason: answer.reason ?? `${answer.decision} by a human`, timedOut: false };
+    } finally {
+      this.pending.delete(request.requestId);
+    }
+  }
+
+  private record(raw: unknown): PermissionDecisionResult {
+    const input = PermissionDecisionInput.parse(raw);
+    this.answers.set(input.requestId, input);
+    this.decided.add(input.requestId);
+    return { requestId: input.requestId, decision: input.decision };
+  }
+
+  private problemWith(raw: unknown): string | undefined {
+    const parsed = PermissionDecisionInput.safeParse(raw);
+    if (!parsed.success) return `invalid decision: ${describeIssues(parsed.error)}`;
+    const { requestId } = parsed.data;
+    if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
+    if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
+    return undefined;
+  }
+}

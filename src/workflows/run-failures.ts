@@ -1,0 +1,26 @@
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { FailureType } from '../common/errors';
+
+export function llmCallError(message: string, details?: unknown): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.LLMCallError,
+    message,
+    nonRetryable: true,
+    ...(details !== undefined ? { details: [details] } : {}),
+  });
+}
+
+export function invalidInput(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: FailureType.InvalidInput, message, nonRetryable: true });
+}
+
+/** The type and message of what made an activity fail, as `<ExceptionType>: <message>` wants them. */
+export function describeActivityFailure(err: unknown): { type: string; message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return { type: cause.type ?? 'Error', message: cause.message };
+  if (cause instanceof TimeoutFailure) {
+    return { type: 'TimeoutError', message: 'activity timed out; the worker running it may have been lost' };
+  }
+  if (cause instanceof Error) return { type: cause.name, message: cause.message };
+  return { type: 'Error', message: String(cause) };
+}

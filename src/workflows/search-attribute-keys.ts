@@ -1,0 +1,33 @@
+import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributeUpdatePair } from '@temporalio/common';
+import { upsertSearchAttributes } from '@temporalio/workflow';
+
+export const searchAttributes = {
+  status: defineSearchAttributeKey('BareAgentStatus', SearchAttributeType.KEYWORD),
+  waitingForHuman: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
+  iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
+  model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+};
+
+export type RunStatusAttribute = 'running' | 'awaiting_approval' | 'completed' | 'failed';
+
+interface AttributeValues {
+  status?: RunStatusAttribute;
+  waitingForHuman?: boolean;
+  iterations?: number;
+  model?: string;
+}
+
+/** Upserts only what changed: every upsert is a history event. */
+export class RunAttributes {
+  private readonly current: AttributeValues = {};
+
+  set(values: AttributeValues): void {
+    const pairs: SearchAttributeUpdatePair[] = [];
+    for (const [name, value] of Object.entries(values) as [keyof AttributeValues, never][]) {
+      if (value === undefined || this.current[name] === value) continue;
+      (this.current as Record<string, unknown>)[name] = value;
+      pairs.push({ key: searchAttributes[name], value } as SearchAttributeUpdatePair);
+    }
+    if (pairs.length) upsertSearchAttributes(pairs);
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { ensureDevServer } from '../../src/server/dev-server';
+import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
+import { workflowsPath } from '../../src/worker/create-worker';
+import { freePort } from './free-port';
+import type { TestEnv } from './test-env';
+
+/**
+ * One real dev server per `npm test` run, on free ports, and the workflow code bundled once
+ * for every test file's workers. The wait is long enough for a cold start on a slow machine.
+ */
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const cliPath = await findOrBuildTemporalCli();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-test-'));
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const address = `127.0.0.1:${port}`;
+  const [server, bundle] = await Promise.all([
+    ensureDevServer({ address, uiPort, home, startTimeoutMs: 90_000, log: () => undefined }),
+    bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(home, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+  const env: TestEnv = {
+    address,
+    uiPort,
+    bundlePath,
+    cliPath,
+    dbFile: path.join(home, 'temporal.sqlite'),
+    serverPid: server.process?.pid ?? 0,
+  };
+  const envFile = path.join(home, 'test-env.json');
+  writeFileSync(envFile, JSON.stringify(env));
+  process.env.BAREAGENT_TEST_ENV_FILE = envFile;
+  (globalThis as Record<string, unknown>).__bareagentServer = server;
+  console.error(`\n[global setup] dev server ${address} (UI ${uiPort}) ready in ${Date.now() - started} ms`);
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

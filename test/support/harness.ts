@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import type { AgentRunInput } from '../../src/common/input';
+import type { AgentRunResult } from '../../src/common/wire';
+import { createBareAgentWorker } from '../../src/worker/create-worker';
+import { ScriptedModelServer, type Scenario } from './scripted-model-server';
+import { readTestEnv, type TestEnv } from './test-env';
+
+let runtimeInstalled = false;
+function quietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** A test file's world: the shared dev server, its own task queue, a scripted model, workers. */
+export class Harness {
+  readonly taskQueue = `test-${randomUUID()}`;
+  private readonly workers = new Set<RunningWorker>();
+
+  private constructor(
+    readonly env: TestEnv,
+    readonly client: Client,
+    private readonly connection: Connection,
+    private readonly nativeConnection: NativeConnection,
+    readonly model: ScriptedModelServer,
+  ) {}
+
+  static async create(scenarios: Record<string, Scenario> = {}): Promise<Harness> {
+    quietRuntime();
+    const env = readTestEnv();
+    const connection = await Connection.connect({ address: env.address });
+    const nativeConnection = await NativeConnection.connect({ address: env.address });
+    const model = await ScriptedModelServer.start(scenarios);
+    return new Harness(env, new Client({ connection }), connection, nativeConnection, model);
+  }
+
+  async startWorker(overrides: { requestTimeoutMs?: number } = {}): Promise<RunningWorker> {
+    const worker = await createBareAgentWorker({
+      connection: this.nativeConnection,
+      namespace: 'default',
+      taskQueue: this.taskQueue,
+      provider: { baseURL: this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
+      workflowBundle: { codePath: this.env.bundlePath },
+    });
+    const running = worker.run();
+    const handle: RunningWorker = {
+      worker,
+      stop: async () => {
+        this.workers.delete(handle);
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+      },
+    };
+    this.workers.add(handle);
+    return handle;
+  }
+
+  start(input: AgentRunInput | Record<string, unknown>, workflowId = `run-${randomUUID()}`): Promise<WorkflowHandle> {
+    return this.client.workflow.start('agentRun', { taskQueue: this.taskQueue, workflowId, args: [input] });
+  }
+
+  async execute(input: AgentRunInput | Record<string, unknown>): Promise<AgentRunResult> {
+    const handle = await this.start(input);
+    return (await handle.result()) as AgentRunResult;
+  }
+
+  /** A fresh workspace holding the given files. */
+  workspace(files: Record<string, string> = {}): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-ws-'));
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), content);
+    }
+    return dir;
+  }
+
+  async close(): Promise<void> {
+    for (const worker of [...this.workers]) await worker.stop();
+    await this.model.close();
+    await this.connection.close();
+    await this.nativeConnection.close();
+  }
+}
