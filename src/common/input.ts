@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidRule } from '../loop/permission-rules';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
 export const DurationString = z.union([
@@ -13,9 +14,11 @@ export const DurationString = z.union([
 export const PermissionMode = z.enum(['default', 'auto', 'plan', 'bypass']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
+const PermissionRule = z.string().refine(isValidRule, { message: 'must be tool, tool(argument) or tool(prefix*)' });
+
 export const PermissionRules = z.strictObject({
-  allow: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
+  allow: z.array(PermissionRule).optional(),
+  deny: z.array(PermissionRule).optional(),
 });
 export type PermissionRules = z.infer<typeof PermissionRules>;
 

@@ -1,6 +1,7 @@
 /** Commands that always need a human (unless the run bypasses permissions). */
 export const DANGEROUS_BASH_PATTERNS: readonly RegExp[] = [
-  /\brm\s+(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\b/,
+  // The recursive flag may follow other flags or operands: `rm -f -r build` is still rm -r.
+  /\brm\s+(?:[^;&|\n]*\s)?(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\b/,
   /\bgit\s+push\b.*(--force\b|-f\b|--force-with-lease\b)/,
   /\bgit\s+reset\s+--hard\b/,
   /\bgit\s+clean\s+-[a-zA-Z]*f/,
@@ -26,8 +27,26 @@ export const AUTO_SAFE_BASH_PATTERNS: readonly RegExp[] = [
   /^(node|python3?|go|cargo|tsc)\s+--version$/,
 ];
 
-/** Chaining, redirection or substitution turns a safe command into an arbitrary one. */
-const SHELL_COMPOSITION = /[;&|`<>]|\$\(/;
+/**
+ * Chaining, redirection or substitution turns a safe command into an arbitrary one; a newline
+ * separates commands just as `;` does.
+ */
+const SHELL_COMPOSITION = /[;&|`<>\n\r]|\$\(/;
+
+export function isComposedCommand(command: string): boolean {
+  return SHELL_COMPOSITION.test(command);
+}
+
+/**
+ * The simple commands inside a composed one, roughly (split at separators, pipes, groups and
+ * substitutions), so that a deny rule also catches `ls && git push`. Best effort, not a parser.
+ */
+export function commandSegments(command: string): string[] {
+  return command
+    .split(/[;&|`\n\r(){}]/)
+    .map((segment) => segment.trim())
+    .filter((segment) => segment.length > 0);
+}
 
 export function isDangerousCommand(command: string): boolean {
   return DANGEROUS_BASH_PATTERNS.some((pattern) => pattern.test(command));
@@ -35,7 +54,7 @@ export function isDangerousCommand(command: string): boolean {
 
 export function isAutoSafeCommand(command: string): boolean {
   const trimmed = command.trim();
-  if (SHELL_COMPOSITION.test(trimmed)) return false;
+  if (isComposedCommand(trimmed)) return false;
   if (/^find\s/.test(trimmed) && /\s-(exec|execdir|delete|ok)\b/.test(trimmed)) return false;
   return AUTO_SAFE_BASH_PATTERNS.some((pattern) => pattern.test(trimmed));
 }

@@ -10,11 +10,17 @@ export interface PermissionRule {
 
 const RULE = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s;
 
+/** Checked where the run's input is parsed, so that a bad rule is bad input, not a stuck workflow task. */
+export function isValidRule(text: string): boolean {
+  return RULE.test(text);
+}
+
 export function parseRule(text: string): PermissionRule {
   const match = RULE.exec(text);
   if (!match) throw new Error(`Invalid permission rule "${text}": expected tool or tool(argument) or tool(prefix*)`);
   const tool = match[1] as string;
-  const raw = match[2];
+  // `bash( npm test* )` is `bash(npm test*)`: a stray space must not turn a prefix rule exact.
+  const raw = match[2]?.trim();
   if (raw === undefined || raw === '*' || raw === '') return { tool, prefix: true, argument: '' };
   const prefix = raw.endsWith('*');
   return { tool, prefix, argument: prefix ? raw.slice(0, -1) : raw };

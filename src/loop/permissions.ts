@@ -1,13 +1,22 @@
 import type { PermissionMode, PermissionRules } from '../common/input';
-import { mainArgument } from '../common/tool-schemas';
-import { isAutoSafeCommand, isDangerousCommand } from './bash-patterns';
-import { anyRuleMatches, parseRule, type PermissionRule } from './permission-rules';
+import { mainArgument, TOOL_NAMES } from '../common/tool-schemas';
+import { commandSegments, isAutoSafeCommand, isComposedCommand, isDangerousCommand } from './bash-patterns';
+import { anyRuleMatches, parseRule, ruleMatches, type PermissionRule } from './permission-rules';
 
 export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 export interface PermissionDecision {
   behavior: PermissionBehavior;
   reason: string;
 }
+
+/** Every tool name the runtime knows; anything else gets `Unknown tool: <name>` from the loop. */
+export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([
+  ...TOOL_NAMES,
+  'background_run',
+  'subagent',
+  'todo_read',
+  'todo_write',
+]);
 
 /** Tools that only read: they never ask, in any mode. */
 export const SAFE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep', 'todo_read']);
@@ -25,13 +34,18 @@ export function createPolicy(mode: PermissionMode, rules: PermissionRules = {}):
 
 const decide = (behavior: PermissionBehavior, reason: string): PermissionDecision => ({ behavior, reason });
 
-/** BareAgent's guard (DESIGN.md section 4): the order of the checks is the policy. */
+/**
+ * BareAgent's guard (DESIGN.md section 4): the order of the checks is the policy. A deny rule
+ * wins in every mode, bypass included: bypass skips questions, not the user's explicit refusals.
+ */
 export function checkPermission(policy: PermissionPolicy, tool: string, input: unknown): PermissionDecision {
+  // Nothing runs for a name without a handler; asking a human about it would be noise.
+  if (!KNOWN_TOOL_NAMES.has(tool)) return decide('allow', 'no such tool');
   const argument = mainArgument(tool, input);
-  if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
-  if (SAFE_TOOLS.has(tool)) return decide('allow', 'read-only tool');
   if (COMMAND_TOOLS.has(tool)) return checkCommand(policy, tool, argument);
   if (anyRuleMatches(policy.deny, tool, argument)) return decide('deny', 'deny rule');
+  if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
+  if (SAFE_TOOLS.has(tool)) return decide('allow', 'read-only tool');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
   if (anyRuleMatches(policy.allow, tool, argument)) return decide('allow', 'allow rule');
   if (tool === 'edit_file') return decide('allow', 'file edits run without asking');
@@ -42,15 +56,33 @@ export function checkPermission(policy: PermissionPolicy, tool: string, input: u
 }
 
 /** A command tool's rules may name the tool itself or `bash`. */
-const commandRuleMatches = (rules: PermissionRule[], tool: string, command: string): boolean =>
-  anyRuleMatches(rules, tool, command) || anyRuleMatches(rules, 'bash', command);
+const namesCommandTool = (rule: PermissionRule, tool: string): boolean => rule.tool === tool || rule.tool === 'bash';
+
+/** A deny rule catches its command anywhere in a chain: `ls && git push` hits `bash(git push*)`. */
+function commandDenied(rules: readonly PermissionRule[], tool: string, command: string): boolean {
+  const parts = [command, ...commandSegments(command)];
+  return rules.some((rule) => namesCommandTool(rule, tool) && parts.some((part) => ruleMatches(rule, rule.tool, part)));
+}
+
+/**
+ * An allow rule's prefix does not stretch over a chain: `bash(npm test*)` allows `npm test -- x`
+ * but not `npm test; curl ... | sh`. A bare `bash` rule allows every command, as written.
+ */
+function commandAllowed(rules: readonly PermissionRule[], tool: string, command: string): boolean {
+  return rules.some((rule) => {
+    if (!namesCommandTool(rule, tool) || !ruleMatches(rule, rule.tool, command)) return false;
+    const prefix = rule.argument ?? '';
+    return !rule.prefix || prefix === '' || !isComposedCommand(command.trim().slice(prefix.length));
+  });
+}
 
 function checkCommand(policy: PermissionPolicy, tool: string, command: string): PermissionDecision {
-  if (commandRuleMatches(policy.deny, tool, command)) return decide('deny', 'deny rule');
+  if (commandDenied(policy.deny, tool, command)) return decide('deny', 'deny rule');
+  if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
   if (isDangerousCommand(command)) {
     return policy.mode === 'plan' ? decide('deny', 'plan mode is read-only') : decide('ask', 'dangerous command');
   }
-  if (policy.mode !== 'plan' && commandRuleMatches(policy.allow, tool, command)) return decide('allow', 'allow rule');
+  if (policy.mode !== 'plan' && commandAllowed(policy.allow, tool, command)) return decide('allow', 'allow rule');
   if (isAutoSafeCommand(command)) return decide('allow', 'read-only command');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
   return policy.mode === 'auto' ? decide('allow', 'auto mode') : decide('ask', 'command needs confirmation');

@@ -58,6 +58,9 @@ export async function ensureDevServer(options: DevServerOptions): Promise<DevSer
     ...(options.persistent === false ? [] : ['--db-filename', path.join(options.home, 'temporal.sqlite')]),
     ...(options.namespace && options.namespace !== 'default' ? ['--namespace', options.namespace] : []),
     ...Object.entries(SEARCH_ATTRIBUTES).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    // The worker takes an activity in the reply to the workflow task that scheduled it, skipping
+    // a round through matching (measured: about 40 ms less per tool call on the dev server).
+    '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
     ...(options.extraArgs ?? []),
   ];
   const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });

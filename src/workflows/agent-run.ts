@@ -1,5 +1,7 @@
 import {
+  allHandlersFinished,
   ApplicationFailure,
+  condition,
   isCancellation,
   setCurrentDetails,
   setHandler,
@@ -13,7 +15,8 @@ import type { AgentRunResult, RunPhase, StepRecord } from '../common/wire';
 import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
 import { durationToMs } from '../loop/duration';
 import { modelActivities } from './activity-proxies';
-import { messagesQuery, statusQuery, stepsQuery } from './definitions';
+import { eventsQuery, messagesQuery, statusQuery, stepsQuery } from './definitions';
+import { eventsSince } from './stream-events';
 import { PermissionGate } from './permission-gate';
 import { describeActivityFailure, invalidInput, llmCallError } from './run-failures';
 import { RunAttributes } from './search-attribute-keys';
@@ -43,6 +46,7 @@ class AgentRun {
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
     setHandler(messagesQuery, () => this.messages);
     setHandler(stepsQuery, () => this.steps);
+    setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
     setHandler(statusQuery, () => ({
       phase: this.phase,
       iteration: this.iteration,
@@ -65,16 +69,29 @@ class AgentRun {
         if (!response.streamed && response.text) {
           this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
         }
-        if (response.toolCalls.length === 0) return this.finish(response, before);
+        if (response.toolCalls.length === 0) {
+          const result = this.finish(response, before);
+          await this.releaseFollowers();
+          return result;
+        }
         const results = await this.handleToolCalls(response.toolCalls, response.streamed);
         this.messages.push({ role: 'user', content: results });
         this.recordStep('next_turn', before, results.length, response.toolCalls);
       }
       throw llmCallError(`Agent loop exceeded ${this.config.maxIterations} iterations`);
     } catch (err) {
-      if (!isCancellation(err)) this.fail(err);
+      if (!isCancellation(err)) {
+        this.fail(err);
+        await this.releaseFollowers();
+      }
       throw err;
     }
+  }
+
+  /** Followers parked on the stream get the last events before the run closes. */
+  private async releaseFollowers(): Promise<void> {
+    this.stream.detachPollers();
+    await condition(allHandlersFinished);
   }
 
   private async callModel(): Promise<LLMResponse> {

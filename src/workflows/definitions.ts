@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { RunEvent } from '../common/events';
 import type { Message } from '../common/messages';
 import type {
   PermissionDecisionInput,
@@ -17,3 +18,5 @@ export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage')
 export const statusQuery = defineQuery<RunStatus>('status');
 export const messagesQuery = defineQuery<Message[]>('messages');
 export const stepsQuery = defineQuery<StepRecord[]>('steps');
+/** The run's stream from an offset, also after the run closed: a follower's catch-up path. */
+export const eventsQuery = defineQuery<Array<{ offset: number; event: RunEvent }>, [number?]>('events');

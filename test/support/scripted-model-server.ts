@@ -29,6 +29,7 @@ export interface RecordedRequest {
   index: number;
   body: any;
   headers: http.IncomingHttpHeaders;
+  receivedAt: number;
 }
 
 /** A list of answers, or a function of the request (return undefined when the script is over). */
@@ -97,7 +98,7 @@ export class ScriptedModelServer {
     const scenario = String(body.model);
     const index = this.served.get(scenario) ?? 0;
     this.served.set(scenario, index + 1);
-    this.requests.push({ scenario, index, body, headers: req.headers });
+    this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
     const script = this.scenarios.get(scenario);
     if (!script) return sendError(res, 500, `scripted model server: no scenario named "${scenario}"`);
     const step = typeof script === 'function' ? script(body, index) : script[index];

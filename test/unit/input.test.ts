@@ -1,0 +1,78 @@
+import { parseAgentRunInput, type ParsedInput } from '../../src/common/input';
+
+const PREFIX = 'Invalid agentRun input: ';
+
+function messageOf(raw: unknown): string {
+  const parsed: ParsedInput = parseAgentRunInput(raw);
+  if (parsed.ok) throw new Error(`expected ${JSON.stringify(raw)} to be rejected`);
+  expect(parsed.message.startsWith(PREFIX)).toBe(true);
+  return parsed.message.slice(PREFIX.length);
+}
+
+describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
+  test('a prompt alone gets every default', () => {
+    expect(parseAgentRunInput({ prompt: 'Fix the build' })).toEqual({
+      ok: true,
+      config: {
+        prompt: 'Fix the build',
+        maxIterations: 200,
+        permissionMode: 'default',
+        permissionRules: {},
+        approvalTimeout: '15m',
+        stream: true,
+        budgets: {},
+        agentType: 'general-purpose',
+      },
+    });
+  });
+
+  test('given values win over the defaults', () => {
+    const input = {
+      prompt: 'Fix the build',
+      workspace: '/tmp/ws',
+      model: 'gpt-test',
+      systemPrompt: 'Be brief.',
+      maxIterations: 5,
+      permissionMode: 'plan',
+      permissionRules: { allow: ['bash(npm test*)'], deny: ['write_file(.env)'] },
+      approvalTimeout: 30_000,
+      stream: false,
+      budgets: { maxTokens: 1000, maxCostUsd: 0.5, maxWallClock: '2h' },
+      agentType: 'explore',
+    };
+    expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
+  });
+
+  test.each(['30s', '15m', '2h', '1 day', '500ms', 60_000])('approvalTimeout %j is a duration', (approvalTimeout) => {
+    expect(parseAgentRunInput({ prompt: 'x', approvalTimeout }).ok).toBe(true);
+  });
+});
+
+describe('parseAgentRunInput: rejected input names what is wrong', () => {
+  test.each<[string, unknown, string]>([
+    ['an unknown field', { prompt: 'x', promt: 'typo' }, 'promt: unknown field'],
+    ['every unknown field', { prompt: 'x', foo: 1, bar: 2 }, 'foo: unknown field; bar: unknown field'],
+    ['a nested unknown field', { prompt: 'x', budgets: { foo: 1 } }, 'budgets.foo: unknown field'],
+    ['a nested unknown field in the rules', { prompt: 'x', permissionRules: { ask: [] } }, 'permissionRules.ask: unknown field'],
+    ['an empty prompt', { prompt: '' }, 'prompt: must be a non-empty string'],
+    ['a blank prompt', { prompt: '  \n ' }, 'prompt: must be a non-empty string'],
+    ['a missing prompt', {}, 'prompt: Invalid input: expected string, received undefined'],
+    ['a prompt that is not a string', { prompt: 3 }, 'prompt: Invalid input: expected string, received number'],
+    ['an unknown permission mode', { prompt: 'x', permissionMode: 'yolo' }, 'permissionMode: Invalid option: expected one of "default"|"auto"|"plan"|"bypass"'],
+    ['a permission rule that does not parse', { prompt: 'x', permissionRules: { deny: ['glob', 'bash('] } }, 'permissionRules.deny.1: must be tool, tool(argument) or tool(prefix*)'],
+    ['a timeout that is not a duration', { prompt: 'x', approvalTimeout: 'soon' }, 'approvalTimeout: must be a duration such as "30s", "15m" or "2h"'],
+    ['maxIterations of 0', { prompt: 'x', maxIterations: 0 }, 'maxIterations: Too small: expected number to be >0'],
+  ])('%s', (_what, raw, message) => {
+    expect(messageOf(raw)).toBe(message);
+  });
+
+  test.each<[string, unknown]>([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'Fix the build'],
+    ['a number', 42],
+    ['an array', [{ prompt: 'x' }]],
+  ])('non-object input (%s)', (_what, raw) => {
+    expect(messageOf(raw)).toBe('(input): expected a JSON object with a "prompt" field');
+  });
+});

@@ -1,0 +1,74 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker({ requestTimeoutMs: 1500 });
+});
+afterAll(() => h.close());
+
+const alwaysAToolCall = () => ({ text: '', toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }] });
+
+async function failureOf(input: Record<string, unknown>): Promise<ApplicationFailure> {
+  const error = await (await h.start({ workspace: h.workspace(), ...input })).result().catch((err: unknown) => err);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  return (error as WorkflowFailedError).cause as ApplicationFailure;
+}
+
+test('a small maxIterations stops a model that never stops calling tools', async () => {
+  h.model.setScenario('loop-3', alwaysAToolCall);
+  const failure = await failureOf({ prompt: 'go', model: 'loop-3', maxIterations: 3 });
+  expect(failure.type).toBe('LLMCallError');
+  expect(failure.message).toBe('Agent loop exceeded 3 iterations');
+  expect(failure.nonRetryable).toBe(true);
+  expect(h.model.requestsFor('loop-3')).toHaveLength(3);
+});
+
+test('the default limit is 200 iterations', async () => {
+  h.model.setScenario('loop-default', alwaysAToolCall);
+  const failure = await failureOf({ prompt: 'go', model: 'loop-default', stream: false });
+  expect(failure.message).toBe('Agent loop exceeded 200 iterations');
+  expect(h.model.requestsFor('loop-default')).toHaveLength(200);
+});
+
+test('a provider failure after the retries fails the run with LLMCallError', async () => {
+  h.model.setScenario('down', () => ({ status: 503, errorMessage: 'upstream is down' }));
+  const failure = await failureOf({ prompt: 'hi', model: 'down', stream: false });
+  expect(failure.type).toBe('LLMCallError');
+  expect(failure.message).toBe('LLM call failed: InternalServerError: 503 upstream is down');
+  expect(h.model.requestsFor('down')).toHaveLength(4);
+});
+
+test('a 4xx other than 408/409/429 is not retried', async () => {
+  h.model.setScenario('bad-request', () => ({ status: 400, errorMessage: 'context too long' }));
+  const failure = await failureOf({ prompt: 'hi', model: 'bad-request', stream: false });
+  expect(failure.message).toBe('LLM call failed: BadRequestError: 400 context too long');
+  expect(h.model.requestsFor('bad-request')).toHaveLength(1);
+});
+
+test('a 429 with retry-after is retried after the delay it asks for, and the run succeeds', async () => {
+  h.model.setScenario('rate-limited', [
+    { status: 429, errorMessage: 'slow down', headers: { 'retry-after': '2' } },
+    { text: 'Recovered.' },
+  ]);
+  const handle = await h.start({ prompt: 'hi', model: 'rate-limited', stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'Recovered.' });
+  const [first, second] = h.model.requestsFor('rate-limited');
+  expect(first && second).toBeTruthy();
+  const gap = Number(second?.receivedAt) - Number(first?.receivedAt);
+  expect(gap).toBeGreaterThanOrEqual(1900); // the policy's own first interval is 500 ms
+});
+
+test('a hung connection times out and is retried', async () => {
+  h.model.setScenario('hung', [{ hang: true }, { text: 'Answered the second time.' }]);
+  const result = await (await h.start({ prompt: 'hi', model: 'hung', stream: false })).result();
+  expect(result).toMatchObject({ text: 'Answered the second time.' });
+});
+
+test('an empty answer ends the run with empty text', async () => {
+  h.model.setScenario('empty-answer', [{ text: '' }]);
+  const result = await (await h.start({ prompt: 'hi', model: 'empty-answer' })).result();
+  expect(result).toMatchObject({ text: '', stopReason: 'final_answer', iterations: 1 });
+});

@@ -1,0 +1,102 @@
+import { Harness } from '../support/harness';
+import type { Message } from '../../src/common/messages';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+async function resultsOf(
+  calls: Array<{ id: string; name: string; arguments: unknown }>,
+  extra: Record<string, unknown> = {},
+  files: Record<string, string> = { 'config.toml': '[provider]\nname = "x"\n' },
+) {
+  const scenario = `tools-${Math.random()}`;
+  h.model.setScenario(scenario, [{ text: 'Let me look.', toolCalls: calls }, { text: 'Done.' }]);
+  const workspace = h.workspace(files);
+  const handle = await h.start({ prompt: 'Work on it', model: scenario, workspace, stream: false, ...extra });
+  const result = await handle.result();
+  const messages = await handle.query<Message[]>('messages');
+  return { result, messages, workspace, requests: h.model.requestsFor(scenario) };
+}
+
+test('the seed message shapes: assistant text + tool_use, then one user message of tool_result blocks', async () => {
+  const { result, messages, requests } = await resultsOf([
+    { id: 'toolu_1', name: 'read_file', arguments: { file_path: 'config.toml' } },
+  ]);
+  expect(result).toMatchObject({ text: 'Done.', stopReason: 'final_answer', iterations: 2 });
+  expect(messages).toEqual([
+    { role: 'user', content: 'Work on it' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { file_path: 'config.toml' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '1: [provider]\n2: name = "x"', is_error: false }],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+  ]);
+  // The model saw the result on the wire as a `tool` message.
+  expect(requests[1]?.body.messages.slice(-2)).toEqual([
+    {
+      role: 'assistant',
+      content: 'Let me look.',
+      tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"config.toml"}' } }],
+    },
+    { role: 'tool', tool_call_id: 'toolu_1', content: '1: [provider]\n2: name = "x"' },
+  ]);
+  expect(requests[0]?.body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
+    expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash']),
+  );
+});
+
+test('each row of the seed table, in one response, handled in order', async () => {
+  const { messages } = await resultsOf(
+    [
+      { id: 'a', name: 'write_file', arguments: { file_path: '.env', content: 'SECRET=1' } },
+      { id: 'b', name: 'launch_rocket', arguments: {} },
+      { id: 'c', name: 'read_file', arguments: { file_path: 'missing.txt' } },
+      { id: 'd', name: 'glob', arguments: { pattern: '*.toml' } },
+      { id: 'e', name: 'bash', arguments: { command: 'true' } },
+    ],
+    { permissionMode: 'auto', permissionRules: { deny: ['write_file(.env)'] } },
+  );
+  expect(messages[2]).toEqual({
+    role: 'user',
+    content: [
+      { type: 'tool_result', tool_use_id: 'a', content: 'User denied.', is_error: true },
+      { type: 'tool_result', tool_use_id: 'b', content: 'Unknown tool: launch_rocket', is_error: true },
+      { type: 'tool_result', tool_use_id: 'c', content: 'Error: FileNotFoundError: No such file or directory: missing.txt', is_error: true },
+      { type: 'tool_result', tool_use_id: 'd', content: 'config.toml', is_error: false },
+      { type: 'tool_result', tool_use_id: 'e', content: '', is_error: false },
+    ],
+  });
+});
+
+test('arguments the model got wrong become error results naming the problem, and the loop goes on', async () => {
+  const { result, messages } = await resultsOf([
+    { id: 'j', name: 'read_file', arguments: '{"file_path": "config.toml"' },
+    { id: 'k', name: 'read_file', arguments: { path: 'config.toml' } },
+    { id: 'l', name: 'bash', arguments: { command: 'ls', timeout: 'soon' } },
+  ]);
+  expect(result.text).toBe('Done.');
+  const [j, k, l] = (messages[2]?.content ?? []) as Array<{ content: string; is_error: boolean }>;
+  expect(j?.content).toMatch(/^Error: InvalidArguments: read_file: invalid JSON/);
+  expect(k?.content).toContain('Error: InvalidArguments: read_file: file_path:');
+  expect(k?.content).toContain('path: unknown field');
+  expect(l?.content).toMatch(/^Error: InvalidArguments: bash: timeout:/);
+  expect([j?.is_error, k?.is_error, l?.is_error]).toEqual([true, true, true]);
+  // The malformed call is kept as the model sent it, so it sees its own mistake.
+  expect((messages[1]?.content as unknown[])[1]).toEqual({
+    type: 'tool_use',
+    id: 'j',
+    name: 'read_file',
+    input: '{"file_path": "config.toml"',
+  });
+});
