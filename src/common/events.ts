@@ -5,6 +5,8 @@
 export const EVENTS_TOPIC = 'events';
 
 export type RunEvent =
+  /** The workflow is about to call the model: a follower shows that it is thinking. */
+  | { type: 'model_call'; step: number }
   | { type: 'text'; step: number; attempt: number; delta: string }
   | { type: 'tool_call'; step: number; id: string; name: string; input: unknown }
   /** A retried model call: a follower drops the partial text of the earlier attempt. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -17,6 +17,8 @@ export interface DevServerOptions {
   persistent?: boolean;
   startTimeoutMs?: number;
   log?: Log;
+  /** Leave the server running after this process exits (logs go to `<home>/server.log`). */
+  background?: boolean;
 }
 
 export interface DevServer {
@@ -63,13 +65,22 @@ export async function ensureDevServer(options: DevServerOptions): Promise<DevSer
     '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
     ...(options.extraArgs ?? []),
   ];
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const logFile = path.join(options.home, 'server.log');
+  const child = options.background
+    ? spawn(cli, args, { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')], detached: true })
+    : spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+  if (options.background) {
+    child.unref();
+    writeFileSync(path.join(options.home, 'server.pid'), String(child.pid));
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited (${child.exitCode}):\n${stderr}`);
+    if (child.exitCode !== null) {
+      throw new Error(`temporal server start-dev exited (${child.exitCode}):\n${stderr || `see ${logFile}`}`);
+    }
     if (await isTemporalServer(options.address)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

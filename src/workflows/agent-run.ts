@@ -96,6 +96,7 @@ class AgentRun {
 
   private async callModel(): Promise<LLMResponse> {
     this.setPhase('calling_model');
+    this.publish({ type: 'model_call', step: this.iteration });
     const model = this.config.model ?? 'default model';
     try {
       const response = await modelActivities.callModel.executeWithOptions(

@@ -1,0 +1,40 @@
+import { createInterface } from 'node:readline/promises';
+import type { Client } from '@temporalio/client';
+import pc from 'picocolors';
+import { toolSummary } from '../common/tool-schemas';
+import type { PermissionDecisionInput, PermissionDecisionResult, RunStatus } from '../common/wire';
+
+/** Still waiting? A follower that starts late must not ask about requests decided long ago. */
+export async function isPending(client: Client, workflowId: string, requestId: string): Promise<boolean> {
+  const status = await client.workflow.getHandle(workflowId).query<RunStatus>('status');
+  return status.pendingPermissions.some((p) => p.requestId === requestId);
+}
+
+export function sendDecision(client: Client, workflowId: string, decision: PermissionDecisionInput): Promise<PermissionDecisionResult> {
+  return client.workflow.getHandle(workflowId).executeUpdate<PermissionDecisionResult, [PermissionDecisionInput]>('decidePermission', {
+    args: [decision],
+  });
+}
+
+/** `Allow bash(rm -rf build)? [y/N]` in the terminal, answered through the decidePermission update. */
+export async function askInline(client: Client, workflowId: string, request: { requestId: string; tool: string; input: unknown }) {
+  const summary = toolSummary(request.tool, request.input, 200).slice(request.tool.length + 1);
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await rl.question(pc.magenta(`Allow ${request.tool}(${summary})? [y/N] `));
+    const decision = /^y(es)?$/i.test(answer.trim()) ? 'allow' : 'deny';
+    await sendDecision(client, workflowId, { requestId: request.requestId, decision, reason: `${decision} in the terminal` });
+  } catch (err) {
+    console.error(pc.yellow(`Could not send the answer: ${(err as Error).message}`));
+  } finally {
+    rl.close();
+  }
+}
+
+export function howToAnswer(workflowId: string, requestId: string): string {
+  const payload = JSON.stringify({ requestId, decision: 'allow' });
+  return [
+    `  answer from another shell:  bareagent approve ${workflowId} ${requestId}   (or: bareagent deny ...)`,
+    `  or with the Temporal CLI:   temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${payload}'`,
+  ].join('\n');
+}

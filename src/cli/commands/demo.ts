@@ -1,0 +1,48 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pc from 'picocolors';
+import { ScriptedModelServer } from '../../../test/support/scripted-model-server';
+import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
+import { openStack, startLocalWorker } from '../local-stack';
+import { exitCodeOf } from '../run-outcome';
+import { newWorkflowId } from '../run-input';
+import { watchRun } from '../watch-run';
+
+const DEMO_DIR = path.resolve(__dirname, '../../../demo');
+const PROMPT = 'Find the TODO in this project, fix it, and run the test.';
+
+/**
+ * `npm run demo`: a real durable run on the embedded server, on a fresh copy of a small sample
+ * workspace; only the model's turns are scripted (a local OpenAI-compatible server).
+ */
+export async function demoCommand(): Promise<number> {
+  console.log(pc.bold(pc.yellow('DEMO: the model\'s turns are scripted (a local fake model server); the workflow, the tools and the server are real.')));
+  const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-demo-'));
+  cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
+  const model = await ScriptedModelServer.start(ScriptedModelServer.loadScenarios(path.join(DEMO_DIR, 'scenario.json')));
+  const stack = await openStack({ embedded: true, background: true, log: (line) => console.error(pc.dim(line)) });
+  // Its own task queue: a worker already polling `bareagent` would call a real model instead.
+  const taskQueue = `bareagent-demo-${process.pid}`;
+  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 });
+  try {
+    const workflowId = newWorkflowId().replace('bareagent-', 'bareagent-demo-');
+    await stack.client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId,
+      staticSummary: PROMPT,
+      args: [{ prompt: PROMPT, model: 'demo', workspace, permissionRules: { allow: ['bash(node test.js)'] } }],
+    });
+    console.error(pc.dim(`Workspace: ${workspace}`));
+    console.error(pc.dim(`Prompt: ${PROMPT}\n`));
+    const outcome = await watchRun(stack.client, workflowId, { interactive: false, json: false });
+    const link = runUiLink(stack.uiPort, stack.config.namespace, workflowId);
+    console.error(pc.dim(`\nSee every model call and tool call of this run in the Web UI: ${link}`));
+    console.log(pc.bold(pc.yellow('(The model\'s turns above were scripted.)')));
+    return exitCodeOf(outcome);
+  } finally {
+    await worker.stop();
+    await stack.close();
+    await model.close();
+  }
+}

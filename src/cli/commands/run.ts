@@ -1,0 +1,68 @@
+import pc from 'picocolors';
+import { providerConfigFromEnv } from '../../activities/model/model-request';
+import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
+import { hasPollers, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
+import { exitCodeOf, type RunOutcome } from '../run-outcome';
+import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
+import { watchRun } from '../watch-run';
+
+export interface RunCommandFlags extends RunFlags {
+  id?: string;
+  json?: boolean;
+  follow?: boolean;
+}
+
+const log = (line: string) => console.error(pc.dim(line));
+
+/**
+ * `bareagent run`: on a machine with nothing running (TEMPORAL_ADDRESS unset) it brings up the
+ * embedded server, left running for the Web UI, and a worker in this process when none polls.
+ */
+export async function runCommand(prompt: string, flags: RunCommandFlags, mode: 'run' | 'start'): Promise<number> {
+  const input = buildRunInput(prompt, flags);
+  const stack = await openStack({ embedded: mode === 'run', log, background: true });
+  let worker: LocalWorker | undefined;
+  try {
+    const { client, config } = stack;
+    if (mode === 'run' && !(await hasPollers(client, config.namespace, config.taskQueue))) {
+      log(`No worker polls "${config.taskQueue}": starting one in this process...`);
+      worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv());
+    }
+    const workflowId = flags.id ?? newWorkflowId();
+    await client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue: config.taskQueue,
+      workflowId,
+      args: [input],
+      staticSummary: firstLine(prompt),
+    });
+    const link = runUiLink(stack.uiPort, config.namespace, workflowId);
+    if (mode === 'start' && !flags.follow) {
+      if (flags.json) console.log(JSON.stringify({ workflowId, ui: link }));
+      else console.log(`${workflowId}\n${pc.dim(link)}`);
+      return 0;
+    }
+    if (!flags.json) log(`Run ${workflowId} · ${link}`);
+    const outcome = await watchRun(client, workflowId, { interactive: process.stdin.isTTY === true, json: !!flags.json });
+    report(outcome, workflowId, link, !!flags.json);
+    return exitCodeOf(outcome);
+  } finally {
+    await worker?.stop();
+    await stack.close();
+  }
+}
+
+function report(outcome: RunOutcome, workflowId: string, link: string, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify({ workflowId, ui: link, ...outcome }));
+    return;
+  }
+  if (outcome.status === 'completed') {
+    const { iterations, usage } = outcome.result;
+    log(`✔ done in ${iterations} iteration(s), ${usage.inputTokens} in / ${usage.outputTokens} out tokens · ${link}`);
+  } else if (outcome.status === 'failed') {
+    console.error(pc.red(`✘ run failed: ${outcome.failureType}: ${outcome.message}`));
+    log(`  history: ${link}`);
+  } else {
+    console.error(pc.yellow(`run ${outcome.status}: ${outcome.message}`));
+  }
+}

@@ -1,0 +1,43 @@
+import type { Client } from '@temporalio/client';
+import pc from 'picocolors';
+import { toolSummary } from '../../common/tool-schemas';
+import type { RunStatus } from '../../common/wire';
+import { openStack } from '../local-stack';
+
+/** `bareagent status [workflowId]`: one run's state, or every run that waits for a human. */
+export async function statusCommand(workflowId: string | undefined, flags: { json?: boolean }): Promise<number> {
+  const stack = await openStack({ embedded: false, log: () => undefined });
+  try {
+    const ids = workflowId ? [workflowId] : await waitingRuns(stack.client);
+    const statuses = await Promise.all(
+      ids.map(async (id) => ({ workflowId: id, ...(await stack.client.workflow.getHandle(id).query<RunStatus>('status')) })),
+    );
+    if (flags.json) {
+      console.log(JSON.stringify(workflowId ? statuses[0] : statuses, null, 2));
+      return 0;
+    }
+    if (!workflowId && statuses.length === 0) console.log('No run waits for a human.');
+    for (const status of statuses) printStatus(status);
+    return 0;
+  } finally {
+    await stack.close();
+  }
+}
+
+async function waitingRuns(client: Client): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const run of client.workflow.list({ query: `BareAgentWaitingForHuman = true AND ExecutionStatus = 'Running'` })) {
+    ids.push(run.workflowId);
+  }
+  return ids;
+}
+
+function printStatus(status: RunStatus & { workflowId: string }): void {
+  console.log(`${pc.bold(status.workflowId)}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  for (const pending of status.pendingPermissions) {
+    console.log(
+      `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${pending.requestId}  (denied at ${pending.deadline})`,
+    );
+    console.log(pc.dim(`    bareagent approve ${status.workflowId} ${pending.requestId}   |   bareagent deny ${status.workflowId} ${pending.requestId}`));
+  }
+}

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import type { ProviderConfig } from '../activities/model/model-request';
+import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../common/config';
+import { ensureDevServer, type DevServer } from '../server/dev-server';
+import { createBareAgentWorker } from '../worker/create-worker';
+import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
+
+export interface Stack {
+  client: Client;
+  config: ConnectionConfig;
+  uiPort: number;
+  server?: DevServer;
+  close(): Promise<void>;
+}
+
+export function bareagentHome(env = process.env): string {
+  return path.resolve(env.BAREAGENT_HOME || '.bareagent');
+}
+
+/** A client for TEMPORAL_ADDRESS; with `embedded`, the dev server is started there first when unset. */
+export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
+  const config = connectionFromEnv();
+  const uiPort = uiPortFromEnv();
+  let server: DevServer | undefined;
+  if (options.embedded && !process.env.TEMPORAL_ADDRESS) {
+    server = await ensureDevServer({
+      address: config.address,
+      uiPort,
+      home: bareagentHome(),
+      log: options.log,
+      background: options.background ?? false,
+    });
+  }
+  const connection = await Connection.connect({ address: config.address }).catch((err: Error) => {
+    throw new Error(`Cannot reach Temporal at ${config.address}: ${err.message}\n  Start one with: npm run server`);
+  });
+  const client = new Client({ connection, namespace: config.namespace });
+  return {
+    client,
+    config,
+    uiPort,
+    ...(server ? { server } : {}),
+    close: async () => {
+      await connection.close();
+    },
+  };
+}
+
+/** True when some worker polls the task queue already (then no in-process worker is needed). */
+export async function hasPollers(client: Client, namespace: string, taskQueue: string): Promise<boolean> {
+  const response = await client.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 1, // workflow task queue
+  });
+  return (response.pollers ?? []).length > 0;
+}
+
+export interface LocalWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+let runtimeReady = false;
+
+/** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */
+export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig): Promise<LocalWorker> {
+  if (!runtimeReady) {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    runtimeReady = true;
+  }
+  await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
+  const connection = await NativeConnection.connect({ address: config.address });
+  const worker = await createBareAgentWorker({ connection, namespace: config.namespace, taskQueue, provider });
+  const running = worker.run();
+  return {
+    worker,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}

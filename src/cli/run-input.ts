@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { parseAgentRunInput, type AgentRunInput } from '../common/input';
+
+export interface RunFlags {
+  workspace?: string;
+  model?: string;
+  system?: string;
+  mode?: string;
+  allow?: string[];
+  deny?: string[];
+  maxIterations?: string;
+  approvalTimeout?: string;
+  stream?: boolean;
+}
+
+/** Command-line flags to a validated `AgentRunInput`; a bad flag is reported before anything starts. */
+export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
+  const input: Record<string, unknown> = {
+    prompt,
+    workspace: path.resolve(flags.workspace ?? process.cwd()),
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.system ? { systemPrompt: flags.system } : {}),
+    ...(flags.mode ? { permissionMode: flags.mode } : {}),
+    ...(flags.allow?.length || flags.deny?.length
+      ? { permissionRules: { ...(flags.allow?.length ? { allow: flags.allow } : {}), ...(flags.deny?.length ? { deny: flags.deny } : {}) } }
+      : {}),
+    ...(flags.maxIterations ? { maxIterations: Number(flags.maxIterations) } : {}),
+    ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
+    ...(flags.stream === false ? { stream: false } : {}),
+  };
+  const parsed = parseAgentRunInput(input);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  return input as AgentRunInput;
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export function firstLine(text: string, max = 120): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function newWorkflowId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+  return `bareagent-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,0 +1,164 @@
+/**
+ * `npm run record-histories`: runs one scenario per workflow feature against a fresh dev server
+ * and the scripted model, and stores each history in test/histories/. The replay test replays
+ * them all with the current workflow code: a change that would break running workflows fails CI.
+ * Re-record only for a change that is meant to be incompatible, and say so in the commit.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { execFileSync } from 'node:child_process';
+import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import type { RunStatus } from '../../src/common/wire';
+import { ensureDevServer } from '../../src/server/dev-server';
+import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
+import { createBareAgentWorker } from '../../src/worker/create-worker';
+import { freePort } from '../support/free-port';
+import { ScriptedModelServer, type Scenario } from '../support/scripted-model-server';
+
+interface Recording {
+  name: string;
+  scenario: Scenario;
+  input: (workspace: string) => Record<string, unknown>;
+  files?: Record<string, string>;
+  /** Acts on the run while it works (answers a question, sends a follow-up...). */
+  drive?: (handle: WorkflowHandle) => Promise<void>;
+}
+
+async function waitForPending(handle: WorkflowHandle): Promise<string> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    const status = await handle.query<RunStatus>('status');
+    const first = status.pendingPermissions[0];
+    if (first) return first.requestId;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${handle.workflowId} never asked for permission`);
+}
+
+export const recordings: Recording[] = [
+  {
+    name: 'tools-round-trip',
+    files: { 'notes.md': '# Notes\nTODO: ship\n' },
+    scenario: [
+      {
+        text: 'Looking around.',
+        toolCalls: [
+          { id: 'c1', name: 'glob', arguments: { pattern: '*.md' } },
+          { id: 'c2', name: 'grep', arguments: { pattern: 'TODO' } },
+          { id: 'c3', name: 'read_file', arguments: { file_path: 'notes.md' } },
+          { id: 'c4', name: 'nope', arguments: {} },
+          { id: 'c5', name: 'read_file', arguments: '{"broken' },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'c6', name: 'write_file', arguments: { file_path: 'out.txt', content: 'x' } },
+          { id: 'c7', name: 'edit_file', arguments: { file_path: 'notes.md', old_text: 'ship', new_text: 'shipped' } },
+          { id: 'c8', name: 'bash', arguments: { command: 'cat out.txt' } },
+        ],
+      },
+      { text: 'All done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Tidy the notes', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
+    name: 'streaming-with-fallback',
+    scenario: [
+      { chunks: ['Streaming ', 'text.'], toolCalls: [{ id: 's1', name: 'glob', arguments: { pattern: '*' } }] },
+      { text: 'Fallback answer.', streamUnsupported: true },
+      { text: 'Fallback answer.' },
+    ],
+    input: (workspace) => ({ prompt: 'Stream', model: 'm', workspace }),
+  },
+  {
+    name: 'permission-allowed-by-signal',
+    scenario: [{ toolCalls: [{ id: 'p1', name: 'bash', arguments: { command: 'touch approved.txt' } }] }, { text: 'Ran it.' }],
+    input: (workspace) => ({ prompt: 'Run echo', model: 'm', workspace }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+    },
+  },
+  {
+    name: 'permission-denied-by-update',
+    scenario: [{ toolCalls: [{ id: 'p2', name: 'write_file', arguments: { file_path: 'a.txt', content: 'a' } }] }, { text: 'Not written.' }],
+    input: (workspace) => ({ prompt: 'Write a', model: 'm', workspace }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.executeUpdate('decidePermission', { args: [{ requestId, decision: 'deny', reason: 'not today' }] });
+    },
+  },
+  {
+    name: 'permission-timed-out',
+    scenario: [{ toolCalls: [{ id: 'p3', name: 'bash', arguments: { command: 'make deploy' } }] }, { text: 'Timed out.' }],
+    input: (workspace) => ({ prompt: 'Deploy', model: 'm', workspace, approvalTimeout: '1s' }),
+  },
+  {
+    name: 'iteration-limit',
+    scenario: () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] }),
+    input: (workspace) => ({ prompt: 'Loop', model: 'm', workspace, maxIterations: 2 }),
+  },
+  {
+    name: 'provider-failure',
+    scenario: () => ({ status: 400, errorMessage: 'bad request' }),
+    input: (workspace) => ({ prompt: 'Fail', model: 'm', workspace, stream: false }),
+  },
+  {
+    name: 'invalid-input',
+    scenario: [],
+    input: () => ({ prompt: '', colour: 'blue' }),
+  },
+];
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL as 'ERROR') ?? 'ERROR') });
+  const only = process.argv.slice(2);
+  const cli = await findOrBuildTemporalCli();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-'));
+  const address = `127.0.0.1:${await freePort()}`;
+  const server = await ensureDevServer({ address, uiPort: await freePort(), home, persistent: false });
+  const model = await ScriptedModelServer.start();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const native = await NativeConnection.connect({ address });
+  const taskQueue = 'record-histories';
+  const worker = await createBareAgentWorker({
+    connection: native,
+    namespace: 'default',
+    taskQueue,
+    provider: { baseURL: model.url, requestTimeoutMs: 10_000 },
+  });
+  try {
+    await worker.runUntil(async () => {
+      for (const recording of recordings.filter((r) => only.length === 0 || only.includes(r.name))) {
+        model.setScenario('m', recording.scenario);
+        const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-ws-'));
+        for (const [file, content] of Object.entries(recording.files ?? {})) writeFileSync(path.join(workspace, file), content);
+        const handle = await client.workflow.start('agentRun', {
+          taskQueue,
+          workflowId: `history-${recording.name}`,
+          args: [recording.input(workspace)],
+        });
+        await recording.drive?.(handle);
+        await handle.result().catch(() => undefined);
+        // The CLI writes the canonical proto JSON that historyFromJSON reads back.
+        const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, '--output', 'json']);
+        writeFileSync(path.join(__dirname, `${recording.name}.json`), json);
+        console.log(`recorded ${recording.name}: ${JSON.parse(json.toString()).events.length} events`);
+      }
+    });
+  } finally {
+    await native.close();
+    await connection.close();
+    await model.close();
+    await server.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,163 @@
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { toolSchemas, type ToolArgs, type ToolName } from '../../src/common/tool-schemas';
+import { bash } from '../../src/activities/tools/bash';
+import { editFile } from '../../src/activities/tools/edit-file';
+import { glob } from '../../src/activities/tools/glob';
+import { grep } from '../../src/activities/tools/grep';
+import { readFile } from '../../src/activities/tools/read-file';
+import { writeFile } from '../../src/activities/tools/write-file';
+import { workspaceRoot } from '../../src/activities/tools/workspace';
+
+const args = <N extends ToolName>(name: N, input: object): ToolArgs<N> => toolSchemas[name].parse(input) as ToolArgs<N>;
+
+let root: string;
+let outside: string;
+beforeEach(() => {
+  root = workspaceRoot(mkdtempSync(path.join(os.tmpdir(), 'tools-ws-')));
+  outside = mkdtempSync(path.join(os.tmpdir(), 'tools-outside-'));
+  writeFileSync(path.join(outside, 'secret.txt'), 'top secret\n');
+  mkdirSync(path.join(root, 'src'));
+  writeFileSync(path.join(root, 'src', 'app.ts'), 'const a = 1;\nconst b = 2;\nexport { a, b };\n');
+  writeFileSync(path.join(root, 'README.md'), '# Demo\nTODO: write docs\n');
+});
+
+describe('read_file', () => {
+  test('numbers lines from 1, honours offset and limit', async () => {
+    expect(await readFile(root, args('read_file', { file_path: 'src/app.ts' }))).toBe(
+      '1: const a = 1;\n2: const b = 2;\n3: export { a, b };',
+    );
+    expect(await readFile(root, args('read_file', { file_path: 'src/app.ts', offset: 1, limit: 1 }))).toBe('2: const b = 2;');
+  });
+  test('a missing file, a directory and a binary file are clear errors', async () => {
+    await expect(readFile(root, args('read_file', { file_path: 'nope.txt' }))).rejects.toMatchObject({
+      name: 'FileNotFoundError',
+      message: 'No such file or directory: nope.txt',
+    });
+    await expect(readFile(root, args('read_file', { file_path: 'src' }))).rejects.toMatchObject({ name: 'IsADirectoryError' });
+    writeFileSync(path.join(root, 'blob.bin'), Buffer.from([0x89, 0x50, 0, 1, 2]));
+    await expect(readFile(root, args('read_file', { file_path: 'blob.bin' }))).rejects.toThrow('Binary file, not shown: blob.bin');
+  });
+  test('a huge file comes back capped', async () => {
+    writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(100).concat('\n').repeat(5000));
+    const out = await readFile(root, args('read_file', { file_path: 'big.txt' }));
+    expect(out.length).toBeLessThan(31_000);
+    expect(out).toMatch(/\[output truncated: \d+ more characters\]$/);
+  });
+});
+
+describe('confinement', () => {
+  test.each([
+    ['../escape.txt', 'is outside the workspace'],
+    ['src/../../escape.txt', 'is outside the workspace'],
+    ['/etc/passwd', 'use a path relative to the workspace'],
+    ['~/.ssh/id_rsa', '~ is not allowed'],
+  ])('read_file refuses %s', async (file_path, message) => {
+    await expect(readFile(root, args('read_file', { file_path }))).rejects.toMatchObject({
+      name: 'WorkspaceEscapeError',
+      message: expect.stringContaining(message),
+    });
+  });
+  test('a symlink that leads out is refused for reading and writing, one that stays in is fine', async () => {
+    symlinkSync(outside, path.join(root, 'link-out'));
+    symlinkSync(path.join(root, 'src'), path.join(root, 'link-in'));
+    await expect(readFile(root, args('read_file', { file_path: 'link-out/secret.txt' }))).rejects.toThrow('a symlink leads out');
+    await expect(writeFile(root, args('write_file', { file_path: 'link-out/new.txt', content: 'x' }))).rejects.toThrow(
+      'a symlink leads out',
+    );
+    expect(await readFile(root, args('read_file', { file_path: 'link-in/app.ts', limit: 1 }))).toBe('1: const a = 1;');
+  });
+  test('write_file, edit_file, glob and grep refuse escapes too', async () => {
+    await expect(writeFile(root, args('write_file', { file_path: '../x.txt', content: 'x' }))).rejects.toThrow('outside the workspace');
+    await expect(editFile(root, args('edit_file', { file_path: '/etc/hosts', old_text: 'a', new_text: 'b' }))).rejects.toThrow(
+      'outside the workspace',
+    );
+    await expect(glob(root, args('glob', { pattern: '../**/*' }))).rejects.toThrow('must stay inside the workspace');
+    await expect(glob(root, args('glob', { pattern: '*', path: '..' }))).rejects.toThrow('outside the workspace');
+    await expect(grep(root, args('grep', { pattern: 'secret', path: '../' }))).rejects.toThrow('outside the workspace');
+  });
+});
+
+describe('write_file and edit_file', () => {
+  test('write_file creates parent folders', async () => {
+    expect(await writeFile(root, args('write_file', { file_path: 'docs/new/guide.md', content: 'hello' }))).toBe(
+      'Wrote 5 bytes to docs/new/guide.md',
+    );
+    expect(readFileSync(path.join(root, 'docs/new/guide.md'), 'utf8')).toBe('hello');
+  });
+  test('edit_file replaces the first match only, and says when old_text is missing', async () => {
+    writeFileSync(path.join(root, 'twice.txt'), 'one two one');
+    expect(await editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'one', new_text: 'ONE' }))).toBe('Edited twice.txt');
+    expect(readFileSync(path.join(root, 'twice.txt'), 'utf8')).toBe('ONE two one');
+    await expect(editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'three', new_text: 'x' }))).rejects.toThrow(
+      'old_text not found in file',
+    );
+  });
+});
+
+describe('glob and grep', () => {
+  test('glob lists matching files relative to the workspace', async () => {
+    expect(await glob(root, args('glob', { pattern: '**/*.ts' }))).toBe('src/app.ts');
+    expect(await glob(root, args('glob', { pattern: '*.ts', path: 'src' }))).toBe('src/app.ts');
+    expect(await glob(root, args('glob', { pattern: '*.py' }))).toBe('No files matched.');
+  });
+  test('grep finds lines with path and line number, filters by include', async () => {
+    expect(await grep(root, args('grep', { pattern: 'const b' }))).toBe('src/app.ts:2: const b = 2;');
+    expect(await grep(root, args('grep', { pattern: 'TODO|const a', include: '*.md' }))).toBe('README.md:2: TODO: write docs');
+    expect(await grep(root, args('grep', { pattern: 'zebra' }))).toBe('No matches found.');
+    await expect(grep(root, args('grep', { pattern: '(' }))).rejects.toThrow('Invalid regular expression');
+  });
+  test('grep stops at 1000 matches and skips files over 1 MB', async () => {
+    writeFileSync(path.join(root, 'many.txt'), 'hit\n'.repeat(1500));
+    writeFileSync(path.join(root, 'huge.txt'), 'hit '.repeat(300_000));
+    const out = await grep(root, args('grep', { pattern: 'hit' }));
+    expect(out.split('\n').filter((l) => l.startsWith('many.txt:'))).toHaveLength(1000);
+    expect(out).toContain('[stopped at 1000 matches]');
+    expect(out).not.toContain('huge.txt:');
+  });
+});
+
+describe('bash', () => {
+  test('returns output, reports a failing exit code and a timeout as BareAgent does', async () => {
+    expect(await bash(root, args('bash', { command: 'echo hi && ls src' }))).toBe('hi\napp.ts\n');
+    expect(await bash(root, args('bash', { command: 'echo oops >&2; exit 3' }))).toBe('Command failed with exit code 3\noops\n');
+    expect(await bash(root, args('bash', { command: 'sleep 5', timeout: 0.5 }))).toBe('Error: command timed out after 0.5 seconds');
+  });
+  test('a command that prints without end is cut off and its output capped', async () => {
+    const out = await bash(root, args('bash', { command: 'yes', timeout: 1 }));
+    expect(out.startsWith('Error: command timed out after 1 seconds')).toBe(true);
+    expect(out.length).toBeLessThan(31_000);
+    expect(out).toContain('[output truncated:');
+  });
+  test("does not see the worker's secrets", async () => {
+    process.env.OPENAI_API_KEY = 'sk-worker-secret';
+    try {
+      expect(await bash(root, args('bash', { command: 'echo "key=${OPENAI_API_KEY:-none}"' }))).toBe('key=none\n');
+    } finally {
+      delete process.env.OPENAI_API_KEY;
+    }
+  });
+  test('a cancelled command and the children it started are killed', async () => {
+    const controller = new AbortController();
+    const pidFile = path.join(root, 'child.pid');
+    const pending = bash(root, args('bash', { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 60 }), {
+      signal: controller.signal,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    expect(await pending).toMatch(/^Error: command cancelled/);
+    const childPid = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(childPid)).toBe(false);
+  });
+});
+
+/** Gone, or a zombie waiting for a reaper that this container may not have. */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
