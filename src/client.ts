@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
 import { demoCommand } from './cli/commands/demo';
@@ -88,7 +89,8 @@ Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or 
 main(process.argv)
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
-    if (err instanceof UsageError) console.error(pc.red(err.message));
+    if (err instanceof UsageError || err instanceof WorkflowNotFoundError) console.error(pc.red(err.message));
+    else if (err instanceof WorkflowUpdateFailedError) console.error(pc.red(`Refused: ${err.cause?.message ?? err.message}`));
     else console.error(pc.red(err instanceof Error ? (err.stack ?? err.message) : String(err)));
     process.exit(EXIT.usage);
   });

@@ -65,6 +65,11 @@ export class Harness {
     return handle;
   }
 
+  /** Stops every worker of this harness (runs stay open on the server). */
+  async stopWorkers(): Promise<void> {
+    for (const worker of [...this.workers]) await worker.stop();
+  }
+
   start(input: AgentRunInput | Record<string, unknown>, workflowId = `run-${randomUUID()}`): Promise<WorkflowHandle> {
     return this.client.workflow.start('agentRun', { taskQueue: this.taskQueue, workflowId, args: [input] });
   }
@@ -85,7 +90,7 @@ export class Harness {
   }
 
   async close(): Promise<void> {
-    for (const worker of [...this.workers]) await worker.stop();
+    await this.stopWorkers();
     await this.model.close();
     await this.connection.close();
     await this.nativeConnection.close();

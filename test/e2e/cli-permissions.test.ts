@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Harness } from '../support/harness';
+import { runCli } from '../support/cli';
+import { pendingRequest } from '../support/wait-for';
+
+let h: Harness;
+let env: Record<string, string>;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+  env = { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+});
+afterAll(() => h.close());
+
+test('run without a terminal says how to answer; approve from another shell lets it finish', async () => {
+  h.model.setScenario('cli-approve', [
+    { text: 'Cleaning up.', toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] },
+    { text: 'Build folder removed.' },
+  ]);
+  const workspace = h.workspace({ 'build/out.js': 'x' });
+  let announced: (() => void) | undefined;
+  const instructions = new Promise<void>((resolve) => (announced = resolve));
+  const run = runCli(['run', 'remove the build folder', '--model', 'cli-approve', '--workspace', workspace, '--id', 'cli-approve-1'], env, (out) => {
+    if (out.includes('bareagent approve cli-approve-1 call_rm')) announced?.();
+  });
+  await instructions;
+  const status = await runCli(['status'], env);
+  expect(status.stdout).toContain('cli-approve-1');
+  expect(status.stdout).toContain('bash rm -rf build');
+  const approve = await runCli(['approve', 'cli-approve-1'], env);
+  expect(approve).toMatchObject({ code: 0 });
+  expect(approve.stdout).toContain('allowed call_rm in cli-approve-1');
+  const finished = await run;
+  expect(finished.code).toBe(0);
+  expect(finished.stdout).toContain('⏺ bash rm -rf build');
+  expect(finished.stdout).toContain('temporal workflow signal --workflow-id cli-approve-1 --name permissionDecision');
+  expect(finished.stdout).toContain('Build folder removed.');
+  expect(existsSync(path.join(workspace, 'build'))).toBe(false);
+});
+
+test('deny from another shell, with a reason; a second answer is refused with a clear message', async () => {
+  h.model.setScenario('cli-deny', [
+    {
+      toolCalls: [
+        { id: 'call_push', name: 'bash', arguments: { command: 'git push --force' } },
+        { id: 'call_tag', name: 'bash', arguments: { command: 'git tag v1' } },
+      ],
+    },
+    { text: 'Not pushed.' },
+  ]);
+  const handle = await h.start({ prompt: 'push', model: 'cli-deny', workspace: h.workspace() }, 'cli-deny-1');
+  await pendingRequest(handle);
+  expect(await runCli(['deny', 'cli-deny-1', 'call_push', '--reason', 'never force-push'], env)).toMatchObject({ code: 0 });
+  await pendingRequest(handle, 'call_tag');
+  const again = await runCli(['approve', 'cli-deny-1', 'call_push'], env);
+  expect(again.code).toBe(2);
+  expect(again.stderr).toContain('Refused: permission request call_push was already decided');
+  expect(await runCli(['deny', 'cli-deny-1'], env)).toMatchObject({ code: 0 });
+  expect(await handle.result()).toMatchObject({ text: 'Not pushed.' });
+  const finished = await runCli(['approve', 'cli-deny-1'], env);
+  expect(finished.code).toBe(2);
+  expect(finished.stderr).toContain('is not waiting for a permission decision');
+});

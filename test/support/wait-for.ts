@@ -1,0 +1,20 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { PendingPermission, RunStatus } from '../../src/common/wire';
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The permission request a run waits on now (the first, when several). */
+export function pendingRequest(handle: WorkflowHandle, requestId?: string): Promise<PendingPermission> {
+  return waitFor(async () => {
+    const status = await handle.query<RunStatus>('status');
+    return status.pendingPermissions.find((p) => requestId === undefined || p.requestId === requestId);
+  }, `a pending permission request${requestId ? ` ${requestId}` : ''} in ${handle.workflowId}`);
+}

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { Message } from '../../src/common/messages';
+import type { RunStatus, StepRecord } from '../../src/common/wire';
+import { Harness } from '../support/harness';
+import { pendingRequest, waitFor } from '../support/wait-for';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+/** A run whose model asks for `touch <file>` (bash asks in default mode), then ends. */
+async function runAsking(files: string[], extra: Record<string, unknown> = {}) {
+  const scenario = `ask-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { toolCalls: files.map((file, i) => ({ id: `req_${i + 1}`, name: 'bash', arguments: { command: `touch ${file}` } })) },
+    { text: 'Finished.' },
+  ]);
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'make files', model: scenario, workspace, ...extra });
+  return { handle, workspace };
+}
+
+const resultsOf = async (handle: Awaited<ReturnType<typeof runAsking>>['handle']) =>
+  ((await handle.query<Message[]>('messages'))[2]?.content ?? []) as Array<{ content: string; is_error: boolean }>;
+
+test('asking records a pending request, shows it in status and in search attributes, and a signal allows it', async () => {
+  const { handle, workspace } = await runAsking(['a.txt']);
+  const pending = await pendingRequest(handle);
+  expect(pending).toMatchObject({ requestId: 'req_1', tool: 'bash', input: { command: 'touch a.txt', timeout: 30 } });
+  expect(Date.parse(pending.deadline) - Date.parse(pending.requestedAt)).toBe(15 * 60_000);
+  const status = await handle.query<RunStatus>('status');
+  expect(status.phase).toBe('awaiting_approval');
+  await waitFor(async () => {
+    const description = await handle.describe();
+    return description.searchAttributes.BareAgentWaitingForHuman?.[0] === true ? true : undefined;
+  }, 'the waiting-for-human search attribute');
+  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  expect(await handle.result()).toMatchObject({ text: 'Finished.' });
+  expect(existsSync(path.join(workspace, 'a.txt'))).toBe(true);
+  expect((await handle.describe()).searchAttributes.BareAgentWaitingForHuman).toEqual([false]);
+});
+
+test('the decidePermission update allows, and rejects an unknown id and a second decision', async () => {
+  const { handle, workspace } = await runAsking(['b.txt']);
+  await pendingRequest(handle);
+  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'nope', decision: 'allow' }] })).rejects.toThrow(
+    WorkflowUpdateFailedError,
+  );
+  await expect(
+    handle.executeUpdate('decidePermission', { args: [{ requestId: 'nope', decision: 'allow' }] }),
+  ).rejects.toMatchObject({ cause: { message: 'no pending permission request with id nope' } });
+  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'maybe' }] })).rejects.toMatchObject({
+    cause: { message: expect.stringContaining('invalid decision: decision:') },
+  });
+  expect(await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'allow' }] })).toEqual({
+    requestId: 'req_1',
+    decision: 'allow',
+  });
+  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'deny' }] })).rejects.toMatchObject({
+    cause: { message: 'permission request req_1 was already decided' },
+  });
+  await handle.result();
+  expect(existsSync(path.join(workspace, 'b.txt'))).toBe(true);
+});
+
+test('a denial becomes "User denied." and the tool does not run', async () => {
+  const { handle, workspace } = await runAsking(['c.txt']);
+  await pendingRequest(handle);
+  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'deny', reason: 'no' });
+  await handle.result();
+  expect(await resultsOf(handle)).toEqual([{ type: 'tool_result', tool_use_id: 'req_1', content: 'User denied.', is_error: true }]);
+  expect(existsSync(path.join(workspace, 'c.txt'))).toBe(false);
+});
+
+test('no answer within approvalTimeout denies (fail closed) and the step record says it timed out', async () => {
+  const { handle, workspace } = await runAsking(['d.txt'], { approvalTimeout: '1s' });
+  await handle.result();
+  expect((await resultsOf(handle))[0]?.content).toBe('User denied.');
+  expect(existsSync(path.join(workspace, 'd.txt'))).toBe(false);
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.find((s) => s.reason === 'approval_timed_out')).toMatchObject({ tools: ['bash touch d.txt'] });
+});
+
+test('two requests in one response are asked one after the other, in order', async () => {
+  const { handle, workspace } = await runAsking(['e.txt', 'f.txt']);
+  const first = await pendingRequest(handle);
+  expect(first.requestId).toBe('req_1');
+  expect((await handle.query<RunStatus>('status')).pendingPermissions).toHaveLength(1);
+  // The second is not asked yet: deciding it now is refused.
+  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_2', decision: 'allow' }] })).rejects.toThrow();
+  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'deny' }] });
+  await pendingRequest(handle, 'req_2');
+  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_2', decision: 'allow' }] });
+  await handle.result();
+  expect((await resultsOf(handle)).map((r) => r.content)).toEqual(['User denied.', '']);
+  expect([existsSync(path.join(workspace, 'e.txt')), existsSync(path.join(workspace, 'f.txt'))]).toEqual([false, true]);
+});
+
+test('a malformed signal is ignored with a log line, not a crash', async () => {
+  const { handle } = await runAsking(['g.txt']);
+  await pendingRequest(handle);
+  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'perhaps' } as never);
+  await handle.signal('permissionDecision', 'garbage' as never);
+  expect((await handle.query<RunStatus>('status')).pendingPermissions).toHaveLength(1);
+  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await expect(handle.result()).resolves.toMatchObject({ text: 'Finished.' });
+});
+
+test('a decision sent while no worker runs is applied when a worker returns', async () => {
+  const { handle, workspace } = await runAsking(['h.txt']);
+  await pendingRequest(handle);
+  await h.stopWorkers();
+  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  await h.startWorker();
+  expect(await handle.result()).toMatchObject({ text: 'Finished.' });
+  expect(existsSync(path.join(workspace, 'h.txt'))).toBe(true);
+});
