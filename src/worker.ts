@@ -19,6 +19,8 @@ export async function runWorker(): Promise<void> {
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       provider: providerConfigFromEnv(),
+      // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up.
+      ...(process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
     });
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace})`);
     await worker.run();

@@ -1,3 +1,4 @@
+import { runCommand } from './commands';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
 import { toolActivities } from './tools';
@@ -10,6 +11,7 @@ export interface ActivityConfig {
 export function createActivities(config: ActivityConfig) {
   return {
     callModel: createCallModel(config.provider),
+    runCommand,
     ...toolActivities,
   };
 }

@@ -40,7 +40,17 @@ export const AgentRunInput = z.strictObject({
   approvalTimeout: DurationString.default('15m'),
   stream: z.boolean().default(true),
   budgets: Budgets.default({}),
-  agentType: z.string().min(1).default('general-purpose'),
+  agentType: z.enum(['general-purpose', 'explore', 'plan', 'code-review']).default('general-purpose'),
+  /** A final answer while background jobs run waits for them (true) or ends the run at once. */
+  waitForJobs: z.boolean().default(true),
+  /** Set by a parent run for its subagents: nesting depth, where to report, the tools offered. */
+  depth: z.number().int().min(0).max(10).default(0),
+  parent: z
+    .strictObject({ workflowId: z.string().min(1), taskId: z.string().min(1), notify: z.boolean().default(false) })
+    .optional(),
+  tools: z.array(z.string()).optional(),
+  /** false: a question that needs a human is denied at once (background subagents fail closed). */
+  askHuman: z.boolean().default(true),
 });
 export type AgentRunInput = z.input<typeof AgentRunInput>;
 export type AgentRunConfig = z.output<typeof AgentRunInput>;

@@ -5,4 +5,6 @@ export interface ToolRequest {
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */
-export type ToolOutcome = { ok: true; output: string } | { ok: false; errorType: string; message: string };
+export type ToolOutcome =
+  | { ok: true; output: string; /** a refusal worded by the tool itself, e.g. the subagent depth limit */ isError?: boolean }
+  | { ok: false; errorType: string; message: string };

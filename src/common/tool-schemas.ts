@@ -32,6 +32,20 @@ export const toolSchemas = {
     command: z.string().min(1).describe('Shell command, run in the workspace'),
     timeout: z.number().positive().max(3600).default(30).describe('Seconds before the command is killed'),
   }),
+  background_run: z.strictObject({
+    command: z.string().min(1).describe('Shell command to run in the background, in the workspace'),
+    timeout: z.number().positive().max(3600).default(30).describe('Seconds before the job is killed'),
+    task_id: z
+      .string()
+      .regex(/^[\w.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ".", "_" or "-"' })
+      .optional()
+      .describe('A name for the job (default: job-<n>)'),
+  }),
+  subagent: z.strictObject({
+    task: z.string().min(1).describe('What the subagent should do, with all the context it needs'),
+    agent_type: z.string().min(1).default('general-purpose').describe('general-purpose, explore, plan or code-review'),
+    run_in_background: z.boolean().default(false).describe('Return at once; the result arrives as a notification'),
+  }),
 } as const;
 
 export type ToolName = keyof typeof toolSchemas;
@@ -44,9 +58,14 @@ export const toolDescriptions: Record<ToolName, string> = {
   glob: 'List files of the workspace matching a glob pattern.',
   grep: 'Search file contents of the workspace with a regular expression (at most 1000 matches).',
   bash: 'Run a shell command in the workspace and return its output.',
+  background_run: 'Start a shell command in the background and return its task id at once; its result arrives later as a notification.',
+  subagent: 'Hand a self-contained task to a subagent with its own history and tools; returns its final answer.',
 };
 
 export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
+
+/** Tools run by the workflow itself (child workflows), not by a tool activity. */
+export const WORKFLOW_TOOL_NAMES: ReadonlySet<string> = new Set(['background_run', 'subagent']);
 
 export function isToolName(name: string): name is ToolName {
   return Object.prototype.hasOwnProperty.call(toolSchemas, name);

@@ -13,6 +13,8 @@ export const UserMessageInput = z.strictObject({ text: z.string().trim().min(1) 
 export type UserMessageInput = z.infer<typeof UserMessageInput>;
 
 export interface PendingPermission {
+  /** Set when the question belongs to a subagent: answer that workflow, not the parent. */
+  workflowId?: string;
   requestId: string;
   tool: string;
   input: unknown;
@@ -25,6 +27,7 @@ export type RunPhase =
   | 'calling_model'
   | 'running_tool'
   | 'awaiting_approval'
+  | 'waiting_for_jobs'
   | 'completed'
   | 'failed';
 
@@ -33,7 +36,7 @@ export interface RunStatus {
   iteration: number;
   maxIterations: number;
   pendingPermissions: PendingPermission[];
-  backgroundJobs: unknown[];
+  backgroundJobs: import('./jobs').JobInfo[];
   usage: Usage;
   model: string | null;
 }

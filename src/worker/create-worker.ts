@@ -23,6 +23,9 @@ export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<
     taskQueue: options.taskQueue,
     activities: createActivities({ provider: options.provider }),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
+    // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
+    maxHeartbeatThrottleInterval: '1 second',
     ...options.tuning,
   });
 }

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunEvent } from '../common/events';
+import type { ChildPermission, JobFinished } from '../common/jobs';
 import type { Message } from '../common/messages';
 import type {
   PermissionDecisionInput,
@@ -20,3 +21,7 @@ export const messagesQuery = defineQuery<Message[]>('messages');
 export const stepsQuery = defineQuery<StepRecord[]>('steps');
 /** The run's stream from an offset, also after the run closed: a follower's catch-up path. */
 export const eventsQuery = defineQuery<Array<{ offset: number; event: RunEvent }>, [number?]>('events');
+/** A finished background job (command or subagent) reports here, by workflow id. */
+export const jobFinishedSignal = defineSignal<[JobFinished]>('jobFinished');
+/** A subagent's permission question opened or closed, mirrored in the parent's status. */
+export const childPermissionSignal = defineSignal<[ChildPermission]>('childPermission');

@@ -1,1 +1,2 @@
 export { agentRun } from './agent-run';
+export { backgroundJob } from './background-job';

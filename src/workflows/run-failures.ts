@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureType } from '../common/errors';
 
 export function llmCallError(message: string, details?: unknown): ApplicationFailure {
@@ -14,9 +14,9 @@ export function invalidInput(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: FailureType.InvalidInput, message, nonRetryable: true });
 }
 
-/** The type and message of what made an activity fail, as `<ExceptionType>: <message>` wants them. */
+/** The type and message of what made an activity or a child fail, as `<ExceptionType>: <message>` wants them. */
 export function describeActivityFailure(err: unknown): { type: string; message: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const cause = err instanceof ActivityFailure || err instanceof ChildWorkflowFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) return { type: cause.type ?? 'Error', message: cause.message };
   if (cause instanceof TimeoutFailure) {
     return { type: 'TimeoutError', message: 'activity timed out; the worker running it may have been lost' };

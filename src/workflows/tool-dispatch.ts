@@ -1,8 +1,8 @@
 import { isCancellation } from '@temporalio/workflow';
-import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import { describeIssues } from '../common/input';
+import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import type { ToolOutcome } from '../common/tool-outcome';
-import { isToolName, toolSchemas, toolSummary } from '../common/tool-schemas';
+import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
 import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult, unknownToolResult } from '../loop/tool-results';
 import { AT_MOST_ONCE_TOOLS, onceTools, repeatableTools } from './activity-proxies';
@@ -10,9 +10,13 @@ import { describeActivityFailure } from './run-failures';
 
 export interface DispatchContext {
   workspace: string | undefined;
+  /** The tools this run offers (its agent type's subset); any other name is unknown here. */
+  offered: ReadonlySet<string>;
+  checkPermission(name: string, input: unknown): PermissionDecision;
   /** Asks a human; resolves to whether the call may run. */
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
-  checkPermission(name: string, input: unknown): PermissionDecision;
+  /** Tools the workflow runs itself (child workflows). */
+  runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface DispatchContext {
  * run, collect. Every outcome is a tool_result: a failing tool never stops the loop.
  */
 export async function dispatchToolCall(call: ToolCall, context: DispatchContext): Promise<ToolResultBlock> {
-  if (!isToolName(call.name)) return unknownToolResult(call.id, call.name);
+  if (!isToolName(call.name) || !context.offered.has(call.name)) return unknownToolResult(call.id, call.name);
   if (call.parseError) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${call.parseError}`);
   const parsed = toolSchemas[call.name].safeParse(call.input);
   if (!parsed.success) {
@@ -31,25 +35,27 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (decision.behavior === 'ask' && !(await context.askHuman(call, parsed.data, decision))) {
     return deniedResult(call.id);
   }
-  return runTool(call, parsed.data, context.workspace);
-}
-
-async function runTool(call: ToolCall, input: unknown, workspace: string | undefined): Promise<ToolResultBlock> {
-  const name = call.name as keyof typeof repeatableTools;
-  const proxy = AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
-  const options = {
-    summary: toolSummary(call.name, input),
-    ...(name === 'bash' ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
-  };
-  const activity = proxy[name] as unknown as {
-    executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
-  };
   try {
-    const outcome = await activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input }]);
-    return outcome.ok ? toolResult(call.id, outcome.output) : handlerErrorResult(call.id, outcome.errorType, outcome.message);
+    const outcome = WORKFLOW_TOOL_NAMES.has(call.name)
+      ? await context.runWorkflowTool(call.name, parsed.data)
+      : await runToolActivity(call.name, parsed.data, context.workspace);
+    if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
+    return toolResult(call.id, outcome.output, outcome.isError ?? false);
   } catch (err) {
     if (isCancellation(err)) throw err;
     const { type, message } = describeActivityFailure(err);
     return handlerErrorResult(call.id, type, message);
   }
+}
+
+function runToolActivity(name: ToolName, input: unknown, workspace: string | undefined): Promise<ToolOutcome> {
+  const proxy = AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
+  const options = {
+    summary: toolSummary(name, input),
+    ...(name === 'bash' ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
+  };
+  const activity = proxy[name as keyof typeof proxy] as unknown as {
+    executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
+  };
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input }]);
 }

@@ -1,0 +1,40 @@
+/** A background job (a `backgroundJob` child, or a subagent run in the background) as the parent tracks it. */
+export interface JobInfo {
+  taskId: string;
+  kind: 'command' | 'subagent';
+  workflowId: string;
+  description: string;
+  startedAt: string;
+}
+
+export interface BackgroundJobInput {
+  parentWorkflowId: string;
+  taskId: string;
+  command: string;
+  timeoutSeconds: number;
+  workspace?: string;
+}
+
+/** Sent by a finished job to its parent, by workflow id so it reaches the run after continue-as-new. */
+export interface JobFinished {
+  taskId: string;
+  status: 'done' | 'failed' | 'cancelled';
+  summary: string;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+}
+
+/** A subagent's permission question, mirrored in its parent's `status` so a human sees it. */
+export interface ChildPermission {
+  workflowId: string;
+  requestId: string;
+  tool: string;
+  input: unknown;
+  requestedAt: string;
+  deadline: string;
+  open: boolean;
+}

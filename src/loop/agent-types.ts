@@ -1,0 +1,35 @@
+import type { PermissionMode } from '../common/input';
+
+/** What a subagent of a given type may do (seed 000 points to BareAgent's subagent chapter). */
+export interface AgentType {
+  name: string;
+  tools: readonly string[];
+  maxTurns: number;
+  /** Forced on the child; undefined inherits the parent's mode. */
+  permissionMode?: PermissionMode;
+  canNest: boolean;
+}
+
+const READ_ONLY_TOOLS = ['read_file', 'glob', 'grep', 'bash'] as const;
+const ALL_TOOLS = ['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash', 'background_run', 'subagent'] as const;
+
+export const AGENT_TYPES: Readonly<Record<string, AgentType>> = {
+  'general-purpose': { name: 'general-purpose', tools: ALL_TOOLS, maxTurns: 100, canNest: true },
+  explore: { name: 'explore', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+  plan: { name: 'plan', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+  'code-review': { name: 'code-review', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+};
+
+export const MAX_SUBAGENT_DEPTH = 3;
+
+export function agentType(name: string): AgentType | undefined {
+  return Object.prototype.hasOwnProperty.call(AGENT_TYPES, name) ? AGENT_TYPES[name] : undefined;
+}
+
+/**
+ * The tools a run offers: its type's subset, without `subagent` where the type may not nest.
+ * At the depth limit `subagent` stays offered, and says why it refuses.
+ */
+export function toolsFor(type: AgentType, _depth: number): string[] {
+  return type.tools.filter((tool) => tool !== 'subagent' || type.canNest);
+}

@@ -1,0 +1,77 @@
+import { executeChild, isCancellation } from '@temporalio/workflow';
+import type { AgentRunConfig, AgentRunInput } from '../common/input';
+import type { BackgroundJobInput } from '../common/jobs';
+import type { ToolOutcome } from '../common/tool-outcome';
+import type { ToolArgs } from '../common/tool-schemas';
+import type { AgentRunResult } from '../common/wire';
+import { agentType, MAX_SUBAGENT_DEPTH, toolsFor } from '../loop/agent-types';
+import type { JobBoard } from './job-board';
+import { describeActivityFailure } from './run-failures';
+
+export interface WorkflowToolContext {
+  board: JobBoard;
+  config: AgentRunConfig;
+  workflowId: string;
+}
+
+/** `background_run`: submits a `backgroundJob` child and answers at once (seed 000, 8.5). */
+export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: WorkflowToolContext): Promise<ToolOutcome> {
+  const taskId = args.task_id ?? ctx.board.nextTaskId();
+  if (ctx.board.isRunning(taskId)) return { ok: true, output: `Background task already running: ${taskId}`, isError: true };
+  const input: BackgroundJobInput = {
+    parentWorkflowId: ctx.workflowId,
+    taskId,
+    command: args.command,
+    timeoutSeconds: args.timeout,
+    ...(ctx.config.workspace ? { workspace: ctx.config.workspace } : {}),
+  };
+  await ctx.board.start({ taskId, kind: 'command', description: args.command }, 'backgroundJob', [input]);
+  return { ok: true, output: `Submitted background task ${taskId}` };
+}
+
+/** `subagent`: a child agentRun with its own history, its type's tools and turns, depth bounded. */
+export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolContext): Promise<ToolOutcome> {
+  const type = agentType(args.agent_type);
+  if (!type) {
+    return { ok: false, errorType: 'InvalidArguments', message: `subagent: unknown agent_type "${args.agent_type}" (general-purpose, explore, plan, code-review)` };
+  }
+  const depth = ctx.config.depth + 1;
+  if (depth > MAX_SUBAGENT_DEPTH) {
+    return { ok: true, output: `Subagent refused: recursion depth ${depth} exceeds limit ${MAX_SUBAGENT_DEPTH}`, isError: true };
+  }
+  const taskId = ctx.board.nextTaskId('sub');
+  const { config } = ctx;
+  const input: AgentRunInput = {
+    prompt: args.task,
+    agentType: type.name as AgentRunInput['agentType'],
+    maxIterations: type.maxTurns,
+    permissionMode: type.permissionMode ?? config.permissionMode,
+    permissionRules: config.permissionRules,
+    approvalTimeout: config.approvalTimeout,
+    stream: config.stream,
+    waitForJobs: config.waitForJobs,
+    depth,
+    tools: toolsFor(type, depth),
+    // In the background nobody watches: a question is denied at once (fail closed).
+    askHuman: !args.run_in_background,
+    parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
+    ...(config.workspace ? { workspace: config.workspace } : {}),
+    ...(config.model ? { model: config.model } : {}),
+  };
+  if (args.run_in_background) {
+    await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);
+    return { ok: true, output: `Submitted background task ${taskId}` };
+  }
+  try {
+    const result = await executeChild<(input: AgentRunInput) => Promise<AgentRunResult>>('agentRun', {
+      workflowId: `${ctx.workflowId}.${taskId}`,
+      args: [input],
+      staticSummary: `subagent (${type.name}): ${args.task}`.slice(0, 200),
+    });
+    return { ok: true, output: result.text };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const { type: errorType, message } = describeActivityFailure(err);
+    return { ok: false, errorType, message };
+  }
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Harness } from '../support/harness';
+
+/**
+ * The README's "In the Web UI" promise, checked in a real browser (Debian's Chromium driven by
+ * playwright-core) against the dev server's Web UI (v2.42): a finished run's page shows the
+ * workflow's static summary and one summary per activity (`<model> · step <n>`, `read_file notes.md`).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+// The machine has no internet: without the background-networking flags Chromium keeps trying
+// to reach Google's services and the page never goes network-idle.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ARTIFACTS = path.resolve(__dirname, '../../artifacts');
+const MODEL = 'web-ui-scripted-model';
+const PROMPT = 'Summarise the notes for the web UI test\nThen list the workspace.\nKeep it short.';
+const FIRST_LINE = 'Summarise the notes for the web UI test';
+const WAIT = { timeout: 20_000 };
+
+let h: Harness;
+let browser: Browser | undefined;
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  h = await Harness.create({
+    [MODEL]: [
+      { text: 'Reading the notes.', toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+      { toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'ls' } }] },
+      { text: 'The notes say hello; the workspace holds notes.md.' },
+    ],
+  });
+  await h.startWorker();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+/** The event table's rows (one per activity in the compact view). */
+const eventRows = (page: Page, text: string) => page.locator('tr[data-testid="event-summary-row"]').filter({ hasText: text });
+
+test('a finished run shows its static summary and every activity summary in the Web UI', async () => {
+  const workflowId = `web-ui-${Date.now()}`;
+  const handle = await h.client.workflow.start('agentRun', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [{ prompt: PROMPT, model: MODEL, workspace: h.workspace({ 'notes.md': '# Notes\nhello\n' }), permissionMode: 'auto' }],
+    staticSummary: FIRST_LINE,
+  });
+  expect(await handle.result()).toMatchObject({ text: 'The notes say hello; the workspace holds notes.md.', iterations: 3 });
+
+  const page = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  page.setDefaultTimeout(WAIT.timeout);
+  await page.goto(`http://127.0.0.1:${h.env.uiPort}/namespaces/default/workflows/${workflowId}`, { waitUntil: 'load' });
+  // The UI redirects to .../<runId>/history and loads the history with several API calls.
+  await page.waitForURL(/\/history$/);
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.getByRole('heading', { name: workflowId }).waitFor(WAIT);
+  await page.getByText('Completed', { exact: true }).first().waitFor(WAIT);
+
+  // 1. The timeline above the event table labels each activity "<type> • <summary>".
+  for (const label of [`callModel • ${MODEL} · step 1`, 'read_file • read_file notes.md', `callModel • ${MODEL} · step 2`, 'bash • bash ls', `callModel • ${MODEL} · step 3`]) {
+    await page.getByText(label, { exact: true }).waitFor(WAIT);
+  }
+
+  // 2. The compact event table: one "Activity" row per activity, its type beside its summary.
+  await page.getByRole('button', { name: 'Compact', exact: true }).click();
+  await eventRows(page, `${MODEL} · step 3`).waitFor(WAIT);
+  const expectedRows: Array<[string, string]> = [
+    ['callModel', `${MODEL} · step 1`],
+    ['read_file', 'read_file notes.md'],
+    ['callModel', `${MODEL} · step 2`],
+    ['bash', 'bash ls'],
+    ['callModel', `${MODEL} · step 3`],
+  ];
+  for (const [type, summary] of expectedRows) {
+    const row = eventRows(page, summary);
+    expect(await row.count()).toBe(1);
+    const text = (await row.innerText()).replace(/\s+/g, ' ');
+    expect(text).toContain(`Activity Type ${type} Summary ${summary}`);
+  }
+  expect(await eventRows(page, 'Activity Type').count()).toBe(expectedRows.length);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run.png'), fullPage: true });
+
+  // 3. "All" view: the Workflow Execution Started event carries the static summary.
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+  const startedRow = page.locator('tr[data-testid="event-summary-row"][data-eventid="1"]');
+  await startedRow.waitFor(WAIT);
+  expect((await startedRow.innerText()).replace(/\s+/g, ' ')).toContain(`Summary ${FIRST_LINE}`);
+
+  // 4. "User Metadata" tab: the Summary section holds the prompt's first line only, and
+  //    "Events with Metadata" lists every activity's summary in order.
+  await page.getByRole('tab', { name: 'User Metadata' }).click();
+  await page.waitForURL(/\/user-metadata$/);
+  await page.getByText('Events with Metadata', { exact: true }).waitFor(WAIT);
+  const summary = page.getByText(FIRST_LINE, { exact: true });
+  await summary.waitFor(WAIT);
+  expect(await page.getByText('Then list the workspace.').count()).toBe(0);
+  for (const [, text] of expectedRows) await page.getByText(text, { exact: true }).waitFor(WAIT);
+  const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+  const order = expectedRows.map(([, text]) => body.indexOf(text));
+  expect(order.every((at) => at >= 0)).toBe(true);
+  expect([...order].sort((a, b) => a - b)).toEqual(order);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run-metadata.png') });
+  await page.close();
+}, 60_000);
