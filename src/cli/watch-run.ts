@@ -36,8 +36,10 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
   };
   const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>) => {
     if (!(await isPending(client, workflowId, event.requestId).catch(() => false))) return;
-    if (options.interactive) await askInline(client, workflowId, event);
-    else renderer.line(pc.dim(howToAnswer(workflowId, event.requestId)));
+    // A subagent's question is answered in the subagent's own workflow.
+    const target = event.workflowId ?? workflowId;
+    if (options.interactive) await askInline(client, target, event);
+    else renderer.line(pc.dim(howToAnswer(target, event.requestId)));
   };
   await followRun(client, workflowId, onEvent, {
     ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),

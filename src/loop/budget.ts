@@ -97,10 +97,10 @@ export function budgetStopReason(budget: BudgetName): StopReason {
 export function formatRemaining(state: BudgetState, limits: BudgetLimits, nowMs: number): string {
   const left = remaining(state, limits, nowMs);
   const parts: string[] = [];
-  if (left.iterations !== null) parts.push(`${withCommas(left.iterations)} iterations`);
-  if (left.tokens !== null) parts.push(`${withCommas(left.tokens)} tokens`);
+  if (left.iterations !== null) parts.push(plural(left.iterations, 'iteration'));
+  if (left.tokens !== null) parts.push(plural(left.tokens, 'token'));
   if (left.costUsd !== null) {
-    const unknown = state.unpricedCalls ? ` (cost of ${state.unpricedCalls} calls unknown)` : '';
+    const unknown = state.unpricedCalls ? ` (cost of ${plural(state.unpricedCalls, 'call')} unknown)` : '';
     parts.push(`${formatUsd(left.costUsd)}${unknown}`);
   }
   if (left.wallClockMs !== null) parts.push(formatDurationMs(left.wallClockMs));
@@ -120,6 +120,7 @@ export function formatUsd(usd: number): string {
 }
 
 const withCommas = (n: number): string => String(Math.floor(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const plural = (n: number, noun: string): string => `${withCommas(n)} ${noun}${Math.floor(n) === 1 ? '' : 's'}`;
 
 function usedAndLimits(
   state: BudgetState,

@@ -40,12 +40,13 @@ export function createLoopDetector(): LoopDetectorState {
 /**
  * One executed action and the evidence it produced. The same fingerprint with the same
  * evidence as at its first occurrence counts up; a different result is progress (the same
- * grep on a changed file) and starts the count again from 1 with that result.
+ * grep on a changed file) and starts the count again from 1 with that result. `newEvidence`
+ * (first time, or a changed result) is what a step record's `evidence_delta` counts.
  */
 export function observe(
   state: LoopDetectorState,
   observation: LoopObservation,
-): { state: LoopDetectorState; verdict: LoopVerdict } {
+): { state: LoopDetectorState; verdict: LoopVerdict; newEvidence: boolean } {
   const { fingerprint, evidence, step } = observation;
   const live = forgetStale(state.entries, step);
   const previous = live[fingerprint];
@@ -54,7 +55,7 @@ export function observe(
       ? { ...previous, count: previous.count + 1, lastStep: step }
       : { count: 1, evidence, firstStep: step, lastStep: step };
   const entries = capEntries(live, fingerprint, entry);
-  return { state: { entries }, verdict: verdictFor(entry.count) };
+  return { state: { entries }, verdict: verdictFor(entry.count), newEvidence: entry.count === 1 };
 }
 
 export function verdictFor(count: number): LoopVerdict {

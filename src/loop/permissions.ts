@@ -45,6 +45,8 @@ export function checkPermission(policy: PermissionPolicy, tool: string, input: u
   if (COMMAND_TOOLS.has(tool)) return checkCommand(policy, tool, argument);
   if (anyRuleMatches(policy.deny, tool, argument)) return decide('deny', 'deny rule');
   if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
+  // The child inherits this policy (or a stricter type's), so each of its calls is guarded in turn.
+  if (tool === 'subagent') return decide('allow', "a subagent's own tool calls are guarded");
   if (SAFE_TOOLS.has(tool)) return decide('allow', 'read-only tool');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
   if (anyRuleMatches(policy.allow, tool, argument)) return decide('allow', 'allow rule');

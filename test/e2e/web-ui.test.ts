@@ -59,12 +59,12 @@ test('a finished run shows its static summary and every activity summary in the 
   });
   expect(await handle.result()).toMatchObject({ text: 'The notes say hello; the workspace holds notes.md.', iterations: 3 });
 
-  const page = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  const page = await browser!.newPage({ viewport: { width: 1600, height: 1500 } });
   page.setDefaultTimeout(WAIT.timeout);
   await page.goto(`http://127.0.0.1:${h.env.uiPort}/namespaces/default/workflows/${workflowId}`, { waitUntil: 'load' });
   // The UI redirects to .../<runId>/history and loads the history with several API calls.
   await page.waitForURL(/\/history$/);
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await page.getByRole('heading', { name: workflowId }).waitFor(WAIT);
   await page.getByText('Completed', { exact: true }).first().waitFor(WAIT);
 
@@ -91,7 +91,7 @@ test('a finished run shows its static summary and every activity summary in the 
   }
   expect(await eventRows(page, 'Activity Type').count()).toBe(expectedRows.length);
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run.png'), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run.png') });
 
   // 3. "All" view: the Workflow Execution Started event carries the static summary.
   await page.getByRole('button', { name: 'All', exact: true }).click();
@@ -104,9 +104,20 @@ test('a finished run shows its static summary and every activity summary in the 
   await page.getByRole('tab', { name: 'User Metadata' }).click();
   await page.waitForURL(/\/user-metadata$/);
   await page.getByText('Events with Metadata', { exact: true }).waitFor(WAIT);
-  const summary = page.getByText(FIRST_LINE, { exact: true });
-  await summary.waitFor(WAIT);
-  expect(await page.getByText('Then list the workspace.').count()).toBe(0);
+  // The UI renders the summary (markdown) in an iframe below the "Summary" heading.
+  const summaryFrame = page
+    .getByTestId('user-metadata-summary-heading')
+    .locator('xpath=ancestor::div[.//iframe][1]')
+    .locator('iframe')
+    .first()
+    .contentFrame();
+  await summaryFrame.getByText(FIRST_LINE, { exact: true }).waitFor(WAIT);
+  expect((await summaryFrame.locator('body').innerText()).trim()).toBe(FIRST_LINE);
+  // "Current Details" is the run's details (phase, iteration, tokens), also rendered in an iframe.
+  await page
+    .frameLocator('iframe[src*="iteration"]')
+    .getByText(/completed · iteration 3.200 · tokens \d+/)
+    .waitFor(WAIT);
   for (const [, text] of expectedRows) await page.getByText(text, { exact: true }).waitFor(WAIT);
   const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
   const order = expectedRows.map(([, text]) => body.indexOf(text));

@@ -14,7 +14,7 @@ let runtimeInstalled = false;
 function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  Runtime.install({ logger: new DefaultLogger((process.env.TEST_LOG_LEVEL as 'ERROR') ?? 'ERROR') });
 }
 
 export interface RunningWorker {

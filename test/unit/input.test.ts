@@ -22,6 +22,9 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
         stream: true,
         budgets: {},
         agentType: 'general-purpose',
+        waitForJobs: true,
+        depth: 0,
+        askHuman: true,
       },
     });
   });
@@ -39,6 +42,9 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
       stream: false,
       budgets: { maxTokens: 1000, maxCostUsd: 0.5, maxWallClock: '2h' },
       agentType: 'explore',
+      waitForJobs: false,
+      depth: 2,
+      askHuman: false,
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });

@@ -70,6 +70,16 @@ describe('loop detector (SPEC 3.2, seed 003 4.3)', () => {
     expect(state.entries[grep]).toEqual({ count: 5, evidence: after, firstStep: 4, lastStep: 8 });
   });
 
+  test('newEvidence: true for a first occurrence and a changed result, false for a repeat', () => {
+    let state = createLoopDetector();
+    const flags = [noMatch, noMatch, evidenceHash('a match'), evidenceHash('a match')].map((evidence, i) => {
+      const next = observe(state, { fingerprint: grep, evidence, step: i + 1 });
+      state = next.state;
+      return next.newEvidence;
+    });
+    expect(flags).toEqual([true, false, true, false]);
+  });
+
   test('a result that flips back to the first one is still new evidence since the last reset', () => {
     const a = evidenceHash('a');
     const b = evidenceHash('b');

@@ -52,7 +52,7 @@ describe('mode × tool, no rules (DESIGN.md section 4)', () => {
     ['todo_read', '', every('allow')],
     ['edit_file', 'src/a.ts', { default: 'allow', auto: 'allow', plan: 'deny', bypass: 'allow' }],
     ['write_file', 'src/a.ts', { default: 'ask', auto: 'allow', plan: 'deny', bypass: 'allow' }],
-    ['subagent', 'review the diff', { default: 'ask', auto: 'ask', plan: 'deny', bypass: 'allow' }],
+    ['subagent', 'review the diff', { default: 'allow', auto: 'allow', plan: 'allow', bypass: 'allow' }],
     ['todo_write', '', { default: 'ask', auto: 'ask', plan: 'deny', bypass: 'allow' }],
     ['bash', 'npm run build', { default: 'ask', auto: 'allow', plan: 'deny', bypass: 'allow' }],
     ['bash', 'ls -la', every('allow')],
@@ -107,7 +107,7 @@ describe('rules on non-command tools', () => {
     [{ deny: ['glob'] }, 'glob', 'src/**', every('deny')],
     [{ allow: ['glob'] }, 'glob', 'src/**', every('allow')],
     [{ deny: ['edit_file(package.json)'] }, 'edit_file', 'package.json', every('deny')],
-    [{ allow: ['subagent'] }, 'subagent', 'any task', { default: 'allow', auto: 'allow', plan: 'deny', bypass: 'allow' }],
+    [{ allow: ['subagent'] }, 'subagent', 'any task', { default: 'allow', auto: 'allow', plan: 'allow', bypass: 'allow' }],
     [{ deny: ['subagent'] }, 'subagent', 'any task', every('deny')],
     // Rules name one tool: a glob rule says nothing about grep.
     [{ deny: ['glob'] }, 'grep', 'x', every('allow')],

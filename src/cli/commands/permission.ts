@@ -14,21 +14,22 @@ export async function decideCommand(
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
     const handle = stack.client.workflow.getHandle(workflowId);
-    let id = requestId;
-    if (!id) {
-      const status = await handle.query<RunStatus>('status');
-      const [first, ...rest] = status.pendingPermissions;
-      if (!first) throw new UsageError(`Run ${workflowId} is not waiting for a permission decision.`);
-      if (rest.length) console.error(pc.dim(`${rest.length + 1} requests wait; answering the first, ${first.requestId}.`));
-      id = first.requestId;
+    const status = await handle.query<RunStatus>('status');
+    const pending = requestId ? status.pendingPermissions.find((p) => p.requestId === requestId) : status.pendingPermissions[0];
+    if (!requestId && !pending) throw new UsageError(`Run ${workflowId} is not waiting for a permission decision.`);
+    if (!requestId && status.pendingPermissions.length > 1) {
+      console.error(pc.dim(`${status.pendingPermissions.length} requests wait; answering the first, ${pending?.requestId}.`));
     }
-    const result = await sendDecision(stack.client, workflowId, {
+    const id = requestId ?? (pending?.requestId as string);
+    // A subagent's question is answered in the subagent's own workflow.
+    const target = pending?.workflowId ?? workflowId;
+    const result = await sendDecision(stack.client, target, {
       requestId: id,
       decision,
       ...(flags.reason ? { reason: flags.reason } : {}),
     });
     if (flags.json) console.log(JSON.stringify(result));
-    else console.log(`${decision === 'allow' ? pc.green('allowed') : pc.red('denied')} ${result.requestId} in ${workflowId}`);
+    else console.log(`${decision === 'allow' ? pc.green('allowed') : pc.red('denied')} ${result.requestId} in ${target}`);
     return 0;
   } finally {
     await stack.close();
