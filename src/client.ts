@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
+import { InvalidEncryptionKey } from './codec/encryption-key';
+import { registerCancel } from './cli/commands/cancel';
+import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
+import { registerFollow } from './cli/commands/follow';
+import { registerHistory } from './cli/commands/history';
+import { registerList } from './cli/commands/list';
+import { registerMessage } from './cli/commands/message';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { serverCommand } from './cli/commands/server';
@@ -34,27 +41,61 @@ async function main(argv: string[]): Promise<number> {
   const program = new Command('bareagent')
     .description('BareAgent on Temporal: every agent run is a durable Temporal workflow.')
     .showHelpAfterError()
+    // Parse errors exit 2 like every other usage error (commander's own default is 1, "failed").
+    .exitOverride()
     .addHelpText(
       'after',
       `
 Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233; unset = embedded dev server), TEMPORAL_NAMESPACE,
 BAREAGENT_TASK_QUEUE (default bareagent), BAREAGENT_UI_PORT (8233), BAREAGENT_HOME (.bareagent),
-OPENAI_BASE_URL, OPENAI_API_KEY, BAREAGENT_MODEL (read by the worker).
-Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or terminated.`,
+OPENAI_BASE_URL, OPENAI_API_KEY, BAREAGENT_MODEL (read by the worker), BAREAGENT_ENCRYPTION_KEY
+(32 bytes, base64 or hex: encrypt every payload; the same key for worker, clients and codec-server).
+Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or terminated.
+Each command has its own help and examples: bareagent <command> --help`,
     );
 
   runFlags(program.command('run').argument('<prompt>', 'what the agent should do'))
     .description('start a run and follow it here; starts the embedded server and a worker when none runs')
+    .addHelpText(
+      'after',
+      `
+With TEMPORAL_ADDRESS unset it starts the embedded dev server (left running, for the Web UI) and,
+when no worker polls the task queue, a worker in this process. Permission questions are asked
+inline when stdin is a terminal. Exit code: the run's outcome (0, 1 failed, 3 cancelled).
+
+Examples:
+  bareagent run "Find the failing test and fix it" -w ~/src/project
+  bareagent run "Tidy the imports" --mode auto --allow "bash(npm test*)" --model gpt-4.1-mini
+  bareagent run "Summarise the README" --json | jq -c 'select(.type == "tool_call")'`,
+    )
     .action((prompt: string, flags) => set(runCommand(prompt, flags, 'run')));
   runFlags(program.command('start').argument('<prompt>', 'what the agent should do'))
     .option('-f, --follow', 'follow the run after starting it')
     .description('start a run on a running server and print its workflow id and Web UI link')
+    .addHelpText(
+      'after',
+      `
+Needs a server on TEMPORAL_ADDRESS and a worker (npm run worker); it returns at once.
+
+Examples:
+  bareagent start "Refactor the parser" -w ~/src/project --id parser-1
+  bareagent start "Run the tests" --follow
+  id=$(bareagent start "Update the deps" --json | jq -r .workflowId)`,
+    )
     .action((prompt: string, flags) => set(runCommand(prompt, flags, 'start')));
   program
     .command('status')
     .argument('[workflowId]', 'a run; without it, every run that waits for a human')
     .option('--json', 'print JSON')
     .description("show a run's phase, iteration, usage and the permission requests it waits on")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  bareagent status fix-1
+  bareagent status            # every open run waiting for a human, with how to answer
+  bareagent status fix-1 --json | jq '.pendingPermissions'`,
+    )
     .action((workflowId: string | undefined, flags) => set(statusCommand(workflowId, flags)));
   for (const [name, decision] of [
     ['approve', 'allow'],
@@ -67,20 +108,58 @@ Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or 
       .option('-r, --reason <text>', 'why, recorded in the run')
       .option('--json', 'print JSON')
       .description(`${name} a pending permission request (the decidePermission update)`)
+      .addHelpText(
+        'after',
+        `
+The request id is the id of the tool call it gates (bareagent status lists them). An unknown or
+already decided request is refused (exit 2).
+
+Examples:
+  bareagent ${name} fix-1
+  bareagent ${name} fix-1 call_abc --reason "${decision === 'allow' ? 'fine on this branch' : 'not on main'}"`,
+      )
       .action((workflowId: string, requestId: string | undefined, flags) => set(decideCommand(decision, workflowId, requestId, flags)));
   }
+  registerFollow(program, set);
+  registerMessage(program, set);
+  registerCancel(program, set);
+  registerList(program, set);
+  registerHistory(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')
+    .addHelpText(
+      'after',
+      `
+Serves gRPC on the port of TEMPORAL_ADDRESS (default 7233) with BareAgent's search attributes
+registered; reuses a Temporal server that already answers there. BAREAGENT_UI_CODEC_ENDPOINT points
+its Web UI at a codec server (see codec-server). Ctrl-C stops it.
+
+Examples:
+  bareagent server
+  TEMPORAL_ADDRESS=127.0.0.1:7244 BAREAGENT_UI_PORT=8244 bareagent server`,
+    )
     .action(() => set(serverCommand()));
   program
     .command('worker')
     .description('run a worker on BAREAGENT_TASK_QUEUE; tools run in each run\'s workspace on this machine')
+    .addHelpText(
+      'after',
+      `
+Reads OPENAI_BASE_URL, OPENAI_API_KEY and BAREAGENT_MODEL (the keys never enter workflow history),
+and BAREAGENT_ENCRYPTION_KEY to encrypt payloads.
+
+Examples:
+  OPENAI_API_KEY=sk-... BAREAGENT_MODEL=gpt-4.1-mini bareagent worker
+  TEMPORAL_ADDRESS=temporal.internal:7233 BAREAGENT_TASK_QUEUE=build-box bareagent worker`,
+    )
     .action(() => set(runWorker().then(() => 0)));
   program
     .command('demo')
     .description('run a scripted-model demo session on a copy of a sample workspace')
+    .addHelpText('after', '\nExample:\n  bareagent demo      # = npm run demo')
     .action(() => set(demoCommand()));
+  registerCodecServer(program, set);
 
   await program.parseAsync(argv);
   return code;
@@ -89,7 +168,12 @@ Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or 
 main(process.argv)
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
-    if (err instanceof UsageError || err instanceof WorkflowNotFoundError) console.error(pc.red(err.message));
+    // Commander printed the message (or the help) already.
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    if (err instanceof UsageError || err instanceof WorkflowNotFoundError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
+    else if (err instanceof Error && /binary\/encrypted/.test(err.message)) {
+      console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${err.message})`));
+    }
     else if (err instanceof WorkflowUpdateFailedError) console.error(pc.red(`Refused: ${err.cause?.message ?? err.message}`));
     else console.error(pc.red(err instanceof Error ? (err.stack ?? err.message) : String(err)));
     process.exit(EXIT.usage);

@@ -1,5 +1,6 @@
 import { NativeConnection } from '@temporalio/worker';
 import { providerConfigFromEnv } from './activities/model/model-request';
+import { dataConverterFromEnv } from './codec/data-converter';
 import { connectionFromEnv } from './common/config';
 import { createBareAgentWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
@@ -7,6 +8,8 @@ import { ensureSearchAttributes } from './worker/ensure-search-attributes';
 /** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
 export async function runWorker(): Promise<void> {
   const config = connectionFromEnv();
+  // A bad key fails here, before anything connects.
+  const dataConverter = dataConverterFromEnv();
   const added = await ensureSearchAttributes(config.address, config.namespace).catch((err: Error) => {
     console.error(`Could not check search attributes (${err.message}); register them as the README says.`);
     return [];
@@ -19,10 +22,12 @@ export async function runWorker(): Promise<void> {
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       provider: providerConfigFromEnv(),
+      ...(dataConverter ? { dataConverter } : {}),
       // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up.
       ...(process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
     });
-    console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace})`);
+    const encryption = dataConverter ? ', payloads encrypted' : '';
+    console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);
     await worker.run();
   } finally {
     await connection.close();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import type { ProviderConfig } from '../activities/model/model-request';
+import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../common/config';
 import { ensureDevServer, type DevServer } from '../server/dev-server';
 import { createBareAgentWorker } from '../worker/create-worker';
@@ -23,6 +24,8 @@ export function bareagentHome(env = process.env): string {
 export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
   const config = connectionFromEnv();
   const uiPort = uiPortFromEnv();
+  // Read first: a bad BAREAGENT_ENCRYPTION_KEY is reported before any server starts.
+  const dataConverter = dataConverterFromEnv();
   let server: DevServer | undefined;
   if (options.embedded && !process.env.TEMPORAL_ADDRESS) {
     server = await ensureDevServer({
@@ -36,7 +39,7 @@ export async function openStack(options: { embedded: boolean; log: (line: string
   const connection = await Connection.connect({ address: config.address }).catch((err: Error) => {
     throw new Error(`Cannot reach Temporal at ${config.address}: ${err.message}\n  Start one with: npm run server`);
   });
-  const client = new Client({ connection, namespace: config.namespace });
+  const client = new Client({ connection, namespace: config.namespace, ...(dataConverter ? { dataConverter } : {}) });
   return {
     client,
     config,
@@ -73,7 +76,14 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
   }
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
   const connection = await NativeConnection.connect({ address: config.address });
-  const worker = await createBareAgentWorker({ connection, namespace: config.namespace, taskQueue, provider });
+  const dataConverter = dataConverterFromEnv();
+  const worker = await createBareAgentWorker({
+    connection,
+    namespace: config.namespace,
+    taskQueue,
+    provider,
+    ...(dataConverter ? { dataConverter } : {}),
+  });
   const running = worker.run();
   return {
     worker,

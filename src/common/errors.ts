@@ -7,6 +7,8 @@ export const FailureType = {
   InvalidInput: 'InvalidInput',
   NoProgress: 'NoProgress',
   BudgetExceeded: 'BudgetExceeded',
+  RepeatedFailure: 'RepeatedFailure',
+  AcceptanceFailed: 'AcceptanceFailed',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -51,6 +51,27 @@ export const AgentRunInput = z.strictObject({
   tools: z.array(z.string()).optional(),
   /** false: a question that needs a human is denied at once (background subagents fail closed). */
   askHuman: z.boolean().default(true),
+  /** USD per million tokens by model name, over the built-in list prices. */
+  prices: z.record(z.string(), z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).optional(),
+  /** A final answer ends the run only when this command passes in the workspace. */
+  acceptance: z
+    .strictObject({
+      command: z.string().min(1),
+      timeout: z.number().positive().max(3600).default(300),
+      maxAttempts: z.number().int().positive().max(20).default(3),
+    })
+    .optional(),
+  /** After a final answer, stay open this long for a follow-up (`userMessage`); default: end at once. */
+  idleTimeout: DurationString.optional(),
+  compaction: z
+    .strictObject({
+      thresholdTokens: z.number().int().positive().optional(),
+      keepRecentToolResults: z.number().int().min(0).optional(),
+      keepRecentMessages: z.number().int().min(1).optional(),
+    })
+    .default({}),
+  /** Internal: the state a run carries into its next run across continue-as-new. */
+  resume: z.unknown().optional(),
 });
 export type AgentRunInput = z.input<typeof AgentRunInput>;
 export type AgentRunConfig = z.output<typeof AgentRunInput>;

@@ -28,6 +28,9 @@ export type RunPhase =
   | 'running_tool'
   | 'awaiting_approval'
   | 'waiting_for_jobs'
+  | 'checking_acceptance'
+  | 'compacting'
+  | 'idle'
   | 'completed'
   | 'failed';
 
@@ -39,22 +42,31 @@ export interface RunStatus {
   backgroundJobs: import('./jobs').JobInfo[];
   usage: Usage;
   model: string | null;
+  /** One line: `budget left: 188 iterations · 41,200 tokens · ...`. */
+  budgetLeft: string;
+  queuedFollowUps: number;
 }
 
+/** Seed 003: what each step was for and what it cost. */
 export interface StepRecord {
   step_id: number;
+  /** The transition that ended the step: next_turn, compacted, waiting_for_jobs, stop:<reason>, ... */
   reason: string;
   budget_before: BudgetSnapshot;
   budget_after: BudgetSnapshot;
+  /** How many tool results brought something not seen before (a changed result counts). */
   evidence_delta: number;
   tools: string[];
   detail?: string;
 }
 
+/** Budgets left (null: no limit) and what was used, at one moment. */
 export interface BudgetSnapshot {
-  iterationsLeft: number;
-  inputTokens: number;
-  outputTokens: number;
+  iterations: number | null;
+  tokens: number | null;
+  costUsd: number | null;
+  wallClockMs: number | null;
+  used: { iterations: number; inputTokens: number; outputTokens: number; costUsd: number };
 }
 
 export interface AgentRunResult {
@@ -62,6 +74,7 @@ export interface AgentRunResult {
   stopReason: 'final_answer';
   iterations: number;
   usage: Usage;
+  costUsd: number;
 }
 
 export interface PermissionDecisionResult {

@@ -1,9 +1,13 @@
-import type { ToolCall, Usage } from '../common/messages';
+import type { ToolCall } from '../common/messages';
 import { toolSummary } from '../common/tool-schemas';
 import type { BudgetSnapshot, StepRecord } from '../common/wire';
+import { remaining, type BudgetLimits, type BudgetState } from './budget';
 
-export function budgetSnapshot(iterationsLeft: number, usage: Usage): BudgetSnapshot {
-  return { iterationsLeft, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+export function budgetSnapshot(state: BudgetState, limits: BudgetLimits, nowMs: number): BudgetSnapshot {
+  return {
+    ...remaining(state, limits, nowMs),
+    used: { iterations: state.iterations, inputTokens: state.inputTokens, outputTokens: state.outputTokens, costUsd: state.costUsd },
+  };
 }
 
 export interface StepInput {

@@ -17,6 +17,8 @@ export interface DevServerOptions {
   persistent?: boolean;
   startTimeoutMs?: number;
   log?: Log;
+  /** The Web UI decodes payloads through this codec server (default: env BAREAGENT_UI_CODEC_ENDPOINT). */
+  uiCodecEndpoint?: string;
   /** Leave the server running after this process exits (logs go to `<home>/server.log`). */
   background?: boolean;
 }
@@ -63,6 +65,7 @@ export async function ensureDevServer(options: DevServerOptions): Promise<DevSer
     // The worker takes an activity in the reply to the workflow task that scheduled it, skipping
     // a round through matching (measured: about 40 ms less per tool call on the dev server).
     '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
+    ...uiCodecArgs(options.uiCodecEndpoint ?? process.env.BAREAGENT_UI_CODEC_ENDPOINT),
     ...(options.extraArgs ?? []),
   ];
   const logFile = path.join(options.home, 'server.log');
@@ -102,6 +105,11 @@ export async function ensureDevServer(options: DevServerOptions): Promise<DevSer
       clearTimeout(timer);
     },
   };
+}
+
+/** `--ui-codec-endpoint`: the Web UI (in the browser) sends encrypted payloads there to show them decrypted. */
+function uiCodecArgs(endpoint: string | undefined): string[] {
+  return endpoint ? ['--ui-codec-endpoint', endpoint] : [];
 }
 
 export async function isTemporalServer(address: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../activities';
 import type { ProviderConfig } from '../activities/model/model-request';
 
@@ -9,6 +10,11 @@ export interface BareAgentWorkerOptions {
   provider: ProviderConfig;
   /** A prebuilt bundle (tests, benchmarks); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * With BAREAGENT_ENCRYPTION_KEY set: the encryption codec (see src/codec). It also covers what
+   * activities publish to the run's stream, since they use this worker's client.
+   */
+  dataConverter?: DataConverter;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -22,6 +28,7 @@ export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities({ provider: options.provider }),
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 /** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
@@ -22,6 +22,8 @@ export const onceTools = proxyActivities<Activities>({
   startToCloseTimeout: '60 seconds',
   heartbeatTimeout: '20 seconds',
   retry: { maximumAttempts: 1 },
+  // A cancelled run waits until the command's process group is really killed.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
 export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);

@@ -3,143 +3,214 @@ import {
   ApplicationFailure,
   CancellationScope,
   condition,
-  getExternalWorkflowHandle,
+  ContinueAsNew,
   isCancellation,
+  log,
   setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
-import { parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
-import type { ChildPermission, JobFinished } from '../common/jobs';
+import { describeIssues, parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
+import type { JobFinished } from '../common/jobs';
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
-import { toolSummary, type ToolArgs, type ToolName } from '../common/tool-schemas';
-import type { AgentRunResult, PendingPermission, RunPhase, RunStatus, StepRecord } from '../common/wire';
+import { type ToolArgs, type ToolName } from '../common/tool-schemas';
+import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunPhase, type RunStatus } from '../common/wire';
 import { agentType, toolsFor } from '../loop/agent-types';
+import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
+import { DEFAULT_COMPACTION, type CompactionOptions } from '../loop/compaction';
 import { durationToMs } from '../loop/duration';
+import { createFailureStreak, errorKindOf, observeFailure } from '../loop/failure-streak';
+import { actionFingerprint, evidenceHash } from '../loop/fingerprint';
+import { observe, REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
-import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
+import { checkPermission, createPolicy } from '../loop/permissions';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
+import type { StopReason } from '../loop/stop-reasons';
+import { runAcceptance } from './acceptance';
 import { modelActivities } from './activity-proxies';
 import { notifyParent } from './background-job';
-import { childPermissionSignal, eventsQuery, messagesQuery, statusQuery, stepsQuery } from './definitions';
+import { compactHistory } from './compaction-step';
+import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
+import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
-import { PermissionGate } from './permission-gate';
 import { describeActivityFailure, invalidInput, llmCallError } from './run-failures';
+import { CARRIED_STEPS, initialRunState, isRunState, type RunState } from './run-state';
+import { stopFailure } from './run-stops';
 import { RunAttributes } from './search-attribute-keys';
 import { eventsSince } from './stream-events';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
 
-/** One agent run: BareAgent's `agent_loop()` as a durable workflow (seed 000). */
+/** One agent run: BareAgent's `agent_loop()` (seed 000) with the production loop of seed 003. */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const parsed = parseAgentRunInput(input);
   if (!parsed.ok) throw invalidInput(parsed.message);
-  return new AgentRun(parsed.config).run();
+  const { resume, ...config } = parsed.config;
+  return new AgentRun(config, isRunState(resume) ? resume : undefined).run();
 }
 
+const MAX_TRUNCATION_RECOVERIES = 3;
+const TRUNCATION_RECOVERY_PROMPT =
+  'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
+/** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
+const CARRIED_STREAM_ENTRIES = 2000;
+
 class AgentRun {
-  private readonly messages: Message[] = [];
-  private readonly steps: StepRecord[] = [];
-  private readonly usage = { inputTokens: 0, outputTokens: 0 };
-  private iteration = 0;
+  private readonly state: RunState;
   private phase: RunPhase = 'starting';
-  private readonly stream = new WorkflowStream();
-  private readonly events = this.stream.topic<RunEvent>(EVENTS_TOPIC);
-  private readonly gate = new PermissionGate();
+  private readonly stream: WorkflowStream;
+  private readonly events;
   private readonly attributes = new RunAttributes();
   private readonly board: JobBoard;
+  private readonly human: HumanChannel;
   private readonly policy;
   private readonly offered: ReadonlySet<string>;
+  private readonly limits: BudgetLimits;
+  private readonly compaction: CompactionOptions;
   private readonly workflowId = workflowInfo().workflowId;
 
-  constructor(private readonly config: AgentRunConfig) {
+  constructor(
+    private readonly config: Omit<AgentRunConfig, 'resume'>,
+    carried: RunState | undefined,
+  ) {
+    this.state = carried ?? initialRunState(config.prompt, Date.now());
+    this.stream = new WorkflowStream(carried?.stream);
+    this.events = this.stream.topic<RunEvent>(EVENTS_TOPIC);
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
-    this.board = new JobBoard(undefined, (change) => this.onJobChange(change));
-    setHandler(messagesQuery, () => this.messages);
-    setHandler(stepsQuery, () => this.steps);
+    this.limits = { maxIterations: config.maxIterations, ...config.budgets };
+    this.compaction = { ...DEFAULT_COMPACTION, ...config.compaction };
+    this.human = new HumanChannel({
+      config,
+      workflowId: this.workflowId,
+      publish: (event) => this.publish(event),
+      setPhase: (phase) => this.setPhase(phase),
+      attributes: this.attributes,
+      recordStep: (reason, calls, detail) => this.recordStep(reason, this.budget(), 0, calls, detail),
+      step: () => this.state.budget.iterations,
+    });
+    this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
+    setHandler(messagesQuery, () => this.state.messages);
+    setHandler(stepsQuery, () => this.state.steps);
     setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
     setHandler(statusQuery, () => this.status());
+    setHandler(userMessageSignal, (raw) => {
+      const parsed = UserMessageInput.safeParse(raw);
+      if (!parsed.success) log.warn(`userMessage signal ignored: ${describeIssues(parsed.error)}`);
+      else this.state.followUps.push(parsed.data.text);
+    });
   }
 
   async run(): Promise<AgentRunResult> {
-    this.messages.push({ role: 'user', content: this.config.prompt });
     this.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     try {
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
     } catch (err) {
-      if (!isCancellation(err)) this.fail(err);
-      const { type, message } = describeActivityFailure(err);
-      await CancellationScope.nonCancellable(() =>
-        this.end({ taskId: this.config.parent?.taskId ?? '', status: isCancellation(err) ? 'cancelled' : 'failed', summary: `${type}: ${message}` }),
-      );
+      // Continuing as new is not an end: the jobs, the parent and the followers carry on with the next run.
+      if (err instanceof ContinueAsNew) throw err;
+      const cancelled = isCancellation(err);
+      await CancellationScope.nonCancellable(async () => {
+        if (cancelled) this.recordStep('stop:cancelled', this.budget(), 0, [], 'cancelled by the user');
+        else this.fail(err);
+        const { type, message } = describeActivityFailure(err);
+        await this.end({ taskId: this.config.parent?.taskId ?? '', status: cancelled ? 'cancelled' : 'failed', summary: `${type}: ${message}` });
+      });
       throw err;
     }
   }
 
   private async loop(): Promise<AgentRunResult> {
-    for (this.iteration = 1; this.iteration <= this.config.maxIterations; this.iteration++) {
+    for (;;) {
+      this.takeFollowUps();
+      this.checkBudgets();
       const before = this.budget();
+      this.state.budget = countIteration(this.state.budget);
       this.injectNotifications();
+      await this.compact();
       const response = await this.callModel();
-      this.messages.push(responseToMessage(response));
-      if (!response.streamed && response.text) {
-        this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      }
+      this.state.messages.push(responseToMessage(response));
+      this.state.lastText = response.text;
+      if (!response.streamed && response.text) this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
       if (response.toolCalls.length === 0) {
-        // A final answer is a proposal (seed 003): while jobs run, wait for them and go on.
-        if (this.config.waitForJobs && this.board.hasRunning()) {
-          await this.waitForJobs(before);
+        if (response.finishReason === 'length' && this.state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
+          this.state.truncationRecoveries += 1;
+          this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
+          this.recordStep('output_truncated', before, 0, [], `recovery ${this.state.truncationRecoveries} of ${MAX_TRUNCATION_RECOVERIES}`);
           continue;
         }
-        return this.finish(response, before);
+        const done = await this.proposeCompletion(before);
+        if (done) return done;
+        continue;
       }
-      const results = await this.handleToolCalls(response.toolCalls, response.streamed);
-      this.messages.push({ role: 'user', content: results });
-      this.recordStep('next_turn', before, results.length, response.toolCalls);
+      await this.handleToolCalls(response.toolCalls, response.streamed, before);
+      await this.continueAsNewIfSuggested();
     }
-    throw llmCallError(`Agent loop exceeded ${this.config.maxIterations} iterations`);
+  }
+
+  private get iteration(): number {
+    return this.state.budget.iterations;
+  }
+
+  /** SPEC 3.5: follow-ups wait in a queue and start the next turn at a safe boundary. */
+  private takeFollowUps(): boolean {
+    if (this.state.followUps.length === 0) return false;
+    const taken = this.state.followUps.splice(0);
+    for (const text of taken) this.state.messages.push({ role: 'user', content: text });
+    this.recordStep('follow_up_taken', this.budget(), 0, [], `${taken.length} follow-up(s)`);
+    return true;
+  }
+
+  private checkBudgets(): void {
+    const check = checkBudget(this.state.budget, this.limits, Date.now());
+    if (check.kind === 'ok') return;
+    const reason = budgetStopReason(check.budget);
+    const message =
+      check.budget === 'iterations'
+        ? `Agent loop exceeded ${this.config.maxIterations} iterations`
+        : `${check.budget.replace('_', '-')} budget spent: used ${formatUsed(check.budget, check.used)} of ${formatUsed(check.budget, check.limit)}`;
+    throw this.stop(reason, message, `${check.budget}: used ${check.used} of ${check.limit}`);
+  }
+
+  private stop(reason: StopReason, message: string, detail: string): ApplicationFailure {
+    const budget = this.budget();
+    const record = this.recordStep(`stop:${reason}`, budget, 0, [], detail);
+    return stopFailure(message, { reason, detail, budget, stepId: record.step_id });
   }
 
   /** Seed 000, step 1: finished jobs' notifications enter the history as one system message. */
   private injectNotifications(): void {
     const drained = this.board.drain();
     if (drained.length === 0) return;
-    const injected = injectNotifications(this.messages, drained);
-    this.messages.splice(0, this.messages.length, ...injected);
+    this.state.messages = injectNotifications(this.state.messages, drained);
     this.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
   }
 
-  private async waitForJobs(before: StepRecord['budget_before']): Promise<void> {
-    const waitingOn = this.board.list().map((job) => job.taskId);
-    this.setPhase('waiting_for_jobs');
-    this.recordStep('waiting_for_jobs', before, 0, [], `final answer proposed while ${waitingOn.join(', ')} still run`);
-    await condition(() => this.board.hasNotifications() || !this.board.hasRunning());
+  private async compact(): Promise<void> {
+    const before = this.budget();
+    const outcome = await compactHistory(this.state.messages, this.compaction, async (request) => {
+      this.setPhase('compacting');
+      const response = await this.modelCall(request, [], false, 'compaction summary');
+      return response.text;
+    });
+    if (outcome.kind === 'none') return;
+    this.state.messages = outcome.messages;
+    if (outcome.kind === 'summary_failed') {
+      this.recordStep('compaction_failed', before, 0, [], `summary failed (${outcome.error}); history restored from the backup`);
+      return;
+    }
+    this.recordStep(`compacted:${outcome.mode}`, before, 0, [], `context too long: ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`);
   }
 
   private async callModel(): Promise<LLMResponse> {
     this.setPhase('calling_model');
     this.publish({ type: 'model_call', step: this.iteration });
-    const model = this.config.model ?? 'default model';
     try {
-      const response = await modelActivities.callModel.executeWithOptions({ summary: `${model} · step ${this.iteration}` }, [
-        {
-          ...(this.config.model ? { model: this.config.model } : {}),
-          ...(this.config.systemPrompt ? { systemPrompt: this.config.systemPrompt } : {}),
-          messages: this.messages,
-          tools: [...this.offered],
-          stream: this.config.stream,
-          step: this.iteration,
-        },
-      ]);
-      this.usage.inputTokens += response.usage.inputTokens;
-      this.usage.outputTokens += response.usage.outputTokens;
-      return response;
+      return await this.modelCall(this.state.messages, [...this.offered], this.config.stream, `step ${this.iteration}`);
     } catch (err) {
       if (isCancellation(err)) throw err;
       const { type, message } = describeActivityFailure(err);
@@ -147,31 +218,114 @@ class AgentRun {
     }
   }
 
-  private async handleToolCalls(calls: ToolCall[], alreadyShown: boolean): Promise<ToolResultBlock[]> {
-    const results: ToolResultBlock[] = [];
-    for (const call of calls) {
-      if (!alreadyShown) {
-        this.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
+  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {
+    const response = await modelActivities.callModel.executeWithOptions(
+      { summary: `${this.config.model ?? 'default model'} · ${purpose}` },
+      [
+        {
+          ...(this.config.model ? { model: this.config.model } : {}),
+          ...(this.config.systemPrompt ? { systemPrompt: this.config.systemPrompt } : {}),
+          messages,
+          tools,
+          stream,
+          step: this.iteration,
+        },
+      ],
+    );
+    this.state.budget = addUsage(this.state.budget, response.usage, response.model || this.config.model, this.config.prices);
+    return response;
+  }
+
+  /**
+   * Seed 003, 4.4: a final answer is a proposal. It ends the run only when no job runs (or the
+   * run does not wait for jobs), the acceptance check passes and no follow-up is queued.
+   */
+  private async proposeCompletion(before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
+    if (this.config.waitForJobs && this.board.hasRunning()) {
+      const waitingOn = this.board.list().map((job) => job.taskId);
+      this.setPhase('waiting_for_jobs');
+      this.recordStep('waiting_for_jobs', before, 0, [], `final answer proposed while ${waitingOn.join(', ')} still run`);
+      await condition(() => this.board.hasNotifications() || !this.board.hasRunning());
+      return undefined;
+    }
+    if (this.config.acceptance) {
+      this.setPhase('checking_acceptance');
+      const check = await runAcceptance(this.config);
+      if (check && !check.passed) {
+        this.state.acceptanceAttempts += 1;
+        if (this.state.acceptanceAttempts >= this.config.acceptance.maxAttempts) {
+          throw this.stop('acceptance_failed', `Acceptance check failed ${this.state.acceptanceAttempts} times: ${this.config.acceptance.command}`, check.output.slice(0, 500));
+        }
+        this.state.messages.push({
+          role: 'user',
+          content: `The acceptance check \`${this.config.acceptance.command}\` failed (${this.state.acceptanceAttempts} of ${this.config.acceptance.maxAttempts}); the task is not done yet:\n${check.output.slice(-4000)}`,
+        });
+        this.recordStep('acceptance_failed', before, 1, [], check.output.slice(0, 300));
+        return undefined;
       }
+    }
+    if (this.state.followUps.length > 0) {
+      this.recordStep('next_turn', before, 0, [], 'answered; a follow-up is queued');
+      return undefined;
+    }
+    if (this.config.idleTimeout !== undefined) {
+      this.setPhase('idle');
+      this.recordStep('idle', before, 0, [], `answered; open for follow-ups for ${this.config.idleTimeout}`);
+      if (await condition(() => this.state.followUps.length > 0, durationToMs(this.config.idleTimeout))) return undefined;
+    }
+    return this.finish(before);
+  }
+
+  private async handleToolCalls(calls: ToolCall[], alreadyShown: boolean, before: BudgetSnapshot): Promise<void> {
+    const results: ToolResultBlock[] = [];
+    let evidence = 0;
+    let warned = false;
+    for (const call of calls) {
+      if (!alreadyShown) this.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
       this.setPhase('running_tool');
       const result = await dispatchToolCall(call, {
         workspace: this.config.workspace,
         offered: this.offered,
         checkPermission: (name, args) => checkPermission(this.policy, name, args),
-        askHuman: (c, args, decision) => this.askHuman(c, args, decision),
+        askHuman: (c, args, decision) => this.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
-      this.publish({
-        type: 'tool_result',
-        step: this.iteration,
-        id: call.id,
-        name: call.name,
-        isError: result.is_error,
-        preview: result.content.slice(0, 300),
-      });
+      this.publish({ type: 'tool_result', step: this.iteration, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
       results.push(result);
+      const seen = observe(this.state.loopDetector, {
+        fingerprint: actionFingerprint(call.name, call.input),
+        evidence: evidenceHash(result.content),
+        step: this.iteration,
+      });
+      this.state.loopDetector = seen.state;
+      if (seen.newEvidence) evidence += 1;
+      if (seen.verdict.kind === 'warn') warned = true;
+      if (seen.verdict.kind === 'stop') {
+        this.state.messages.push({ role: 'user', content: results });
+        throw this.stop('NO_PROGRESS', `No progress: ${call.name} repeated ${seen.verdict.count} times with the same result`, `NO_PROGRESS: ${call.name} ×${seen.verdict.count}`);
+      }
+      this.observeFailures(call, result, results);
     }
-    return results;
+    // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
+    const content: Array<ToolResultBlock | { type: 'text'; text: string }> = warned ? [...results, { type: 'text', text: REPEATED_ACTION_MESSAGE }] : results;
+    this.state.messages.push({ role: 'user', content });
+    this.recordStep(warned ? 'next_turn:repeated_action_warned' : 'next_turn', before, evidence, calls);
+  }
+
+  /** The same tool failing the same way 3 times running stops the run; any success in between resets. */
+  private observeFailures(call: ToolCall, result: ToolResultBlock, results: ToolResultBlock[]): void {
+    const kind = errorKindOf(result.content, result.is_error);
+    // A human's "no" is a decision, not a failure of the tool.
+    if (kind === null || kind === 'UserDenied') {
+      this.state.failureStreak = createFailureStreak();
+      return;
+    }
+    const seen = observeFailure(this.state.failureStreak, { tool: call.name, errorKind: kind });
+    this.state.failureStreak = seen.state;
+    if (seen.verdict.stop) {
+      this.state.messages.push({ role: 'user', content: results });
+      throw this.stop('REPEATED_FAILURE', `Repeated failure: ${seen.verdict.detail}`, seen.verdict.detail);
+    }
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
@@ -180,62 +334,27 @@ class AgentRun {
     return subagent(args as ToolArgs<'subagent'>, context);
   }
 
-  private async askHuman(call: ToolCall, input: unknown, decision: PermissionDecision): Promise<boolean> {
-    if (!this.config.askHuman) {
-      this.recordStep('approval_unavailable', this.budget(), 0, [call], `${decision.reason}; nobody to ask in the background: denied`);
-      return false;
-    }
-    const timeoutMs = durationToMs(this.config.approvalTimeout);
-    const now = Date.now();
-    const request: PendingPermission = {
-      requestId: call.id,
-      tool: call.name,
-      input,
-      requestedAt: new Date(now).toISOString(),
-      deadline: new Date(now + timeoutMs).toISOString(),
-    };
-    this.setPhase('awaiting_approval');
-    this.attributes.set({ status: 'awaiting_approval', waitingForHuman: true });
-    this.publish({ type: 'permission_request', step: this.iteration, ...request });
-    await this.mirrorToParent(request, true);
-    const answer = await this.gate.ask(request, timeoutMs);
-    await this.mirrorToParent(request, false);
-    this.attributes.set({ status: 'running', waitingForHuman: false });
-    this.publish({
-      type: 'permission_decided',
-      step: this.iteration,
-      requestId: call.id,
-      decision: answer.allowed ? 'allow' : 'deny',
-      reason: answer.timedOut ? `timed out after ${this.config.approvalTimeout}: denied (fail closed)` : answer.reason,
-    });
-    if (answer.timedOut) {
-      this.recordStep('approval_timed_out', this.budget(), 0, [call], `${toolSummary(call.name, input)} (${decision.reason})`);
-    }
-    this.setPhase('running_tool');
-    return answer.allowed;
-  }
-
-  /** A subagent's question shows in its parent's status, where people look. */
-  private async mirrorToParent(request: PendingPermission, open: boolean): Promise<void> {
-    if (!this.config.parent) return;
-    await getExternalWorkflowHandle(this.config.parent.workflowId)
-      .signal(childPermissionSignal, { ...request, workflowId: this.workflowId, open })
-      .catch(() => undefined);
-  }
-
-  private onJobChange(change: { finished?: JobFinished; question?: ChildPermission }): void {
-    const question = change.question;
-    if (question?.open) {
-      this.publish({
-        type: 'permission_request',
-        step: this.iteration,
-        requestId: question.requestId,
-        tool: question.tool,
-        input: question.input,
-        deadline: question.deadline,
-        workflowId: question.workflowId,
-      });
-    }
+  /**
+   * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
+   * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
+   */
+  private async continueAsNewIfSuggested(): Promise<void> {
+    if (!workflowInfo().continueAsNewSuggested) return;
+    this.recordStep('continue_as_new', this.budget(), 0, [], `history of ${workflowInfo().historyLength} events handed to a new run`);
+    const end = this.stream.getState().base_offset + this.stream.getState().log.length;
+    if (end > CARRIED_STREAM_ENTRIES) this.stream.truncate(end - CARRIED_STREAM_ENTRIES);
+    await this.stream.continueAsNew<typeof agentRun>((streamState) => [
+      {
+        ...(this.config as AgentRunInput),
+        resume: {
+          ...this.state,
+          steps: this.state.steps.slice(-CARRIED_STEPS),
+          jobs: this.board.state(),
+          stream: streamState,
+          generation: this.state.generation + 1,
+        } satisfies RunState,
+      },
+    ]);
   }
 
   private status(): RunStatus {
@@ -243,22 +362,23 @@ class AgentRun {
       phase: this.phase,
       iteration: this.iteration,
       maxIterations: this.config.maxIterations,
-      pendingPermissions: [
-        ...this.gate.list(),
-        ...this.board.pendingChildQuestions().map(({ open: _open, ...question }) => question),
-      ],
+      pendingPermissions: [...this.human.pending(), ...this.board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
       backgroundJobs: this.board.list(),
-      usage: { ...this.usage },
+      usage: { inputTokens: this.state.budget.inputTokens, outputTokens: this.state.budget.outputTokens },
       model: this.config.model ?? null,
+      budgetLeft: formatRemaining(this.state.budget, this.limits, Date.now()),
+      queuedFollowUps: this.state.followUps.length,
     };
   }
 
-  private finish(response: LLMResponse, before: StepRecord['budget_before']): AgentRunResult {
-    this.recordStep('final_answer', before, 0, []);
+  private finish(before: BudgetSnapshot): AgentRunResult {
+    const text = this.state.lastText;
+    this.recordStep('stop:final_answer', before, 0, []);
     this.setPhase('completed');
     this.attributes.set({ status: 'completed', waitingForHuman: false });
-    this.publish({ type: 'final', text: response.text, stopReason: 'final_answer' });
-    return { text: response.text, stopReason: 'final_answer', iterations: this.iteration, usage: { ...this.usage } };
+    this.publish({ type: 'final', text, stopReason: 'final_answer' });
+    const { inputTokens, outputTokens, costUsd } = this.state.budget;
+    return { text, stopReason: 'final_answer', iterations: this.iteration, usage: { inputTokens, outputTokens }, costUsd };
   }
 
   private fail(err: unknown): void {
@@ -279,25 +399,32 @@ class AgentRun {
     await condition(allHandlersFinished);
   }
 
-  private budget() {
-    return budgetSnapshot(this.config.maxIterations - this.iteration + 1, this.usage);
+  private budget(): BudgetSnapshot {
+    return budgetSnapshot(this.state.budget, this.limits, Date.now());
   }
 
-  private recordStep(reason: string, before: StepRecord['budget_before'], evidence: number, calls: ToolCall[], detail?: string) {
-    const record = stepRecord({ stepId: this.steps.length + 1, reason, before, after: this.budget(), evidence, calls, detail });
-    this.steps.push(record);
+  private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string) {
+    const record = stepRecord({ stepId: (this.state.steps.at(-1)?.step_id ?? 0) + 1, reason, before, after: this.budget(), evidence, calls, detail });
+    this.state.steps.push(record);
     this.publish({ type: 'step', record });
+    return record;
   }
 
   private setPhase(phase: RunPhase): void {
     this.phase = phase;
     this.attributes.set({ iterations: this.iteration });
     setCurrentDetails(
-      `**${phase}** · iteration ${this.iteration}/${this.config.maxIterations} · tokens ${this.usage.inputTokens + this.usage.outputTokens}`,
+      `**${phase}** · iteration ${this.iteration}/${this.config.maxIterations} · ${formatRemaining(this.state.budget, this.limits, Date.now())}`,
     );
   }
 
   private publish(event: RunEvent): void {
     this.events.publish(event);
   }
+}
+
+function formatUsed(budget: string, value: number): string {
+  if (budget === 'cost') return `$${value.toFixed(4)}`;
+  if (budget === 'wall_clock') return `${Math.round(value / 1000)}s`;
+  return String(value);
 }

@@ -15,7 +15,8 @@ import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { createBareAgentWorker } from '../../src/worker/create-worker';
 import { freePort } from '../support/free-port';
-import { ScriptedModelServer, type Scenario } from '../support/scripted-model-server';
+import { byPrompt } from '../support/by-prompt';
+import { ScriptedModelServer, type Scenario, type ScriptStep } from '../support/scripted-model-server';
 
 interface Recording {
   name: string;
@@ -24,6 +25,18 @@ interface Recording {
   files?: Record<string, string>;
   /** Acts on the run while it works (answers a question, sends a follow-up...). */
   drive?: (handle: WorkflowHandle) => Promise<void>;
+  /** Record the first run of a continue-as-new chain instead of the last. */
+  firstRun?: boolean;
+  /** Child workflows to record too: file name → workflow id suffix after the run's id. */
+  children?: Record<string, string>;
+}
+
+async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    if ((await handle.query<RunStatus>('status')).phase === phase) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${handle.workflowId} never reached phase ${phase}`);
 }
 
 async function waitForPending(handle: WorkflowHandle): Promise<string> {
@@ -105,6 +118,86 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fail', model: 'm', workspace, stream: false }),
   },
   {
+    name: 'background-job-and-completion-proposal',
+    scenario: [
+      { toolCalls: [{ id: 'j1', name: 'background_run', arguments: { command: 'sleep 1; echo built', task_id: 'build' } }] },
+      { text: 'Proposing to finish.' },
+      { text: 'Build reported; done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Build in the background', model: 'm', workspace, permissionMode: 'auto' }),
+    children: { 'background-job-child': '.build' },
+  },
+  {
+    name: 'subagent-foreground-and-background',
+    scenario: byPrompt({
+      Delegate: [
+        {
+          toolCalls: [
+            { id: 's1', name: 'subagent', arguments: { task: 'Look', agent_type: 'explore' } },
+            { id: 's2', name: 'subagent', arguments: { task: 'Later', agent_type: 'plan', run_in_background: true } },
+          ],
+        },
+        { text: 'Waiting for the plan.' },
+        { text: 'All delegated work is back.' },
+      ],
+      Look: [{ toolCalls: [{ id: 'l1', name: 'glob', arguments: { pattern: '*' } }] }, { text: 'Nothing here.' }],
+      Later: [{ text: 'A plan.' }],
+    }),
+    input: (workspace) => ({ prompt: 'Delegate', model: 'm', workspace }),
+  },
+  {
+    name: 'follow-up-and-idle',
+    scenario: [{ text: 'First answer.' }, { text: 'Answer to the follow-up.' }],
+    input: (workspace) => ({ prompt: 'Question one', model: 'm', workspace, idleTimeout: '30s' }),
+    drive: async (handle) => {
+      await waitForPhase(handle, 'idle');
+      await handle.signal('userMessage', { text: 'Question two' });
+    },
+  },
+  {
+    name: 'compaction-micro-full-and-failed-summary',
+    files: Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`f${n}.txt`, `${'x'.repeat(2000)}${n}\n`])),
+    scenario: (() => {
+      let turn = 0;
+      let summaries = 0;
+      const turns: ScriptStep[] = [1, 2, 3, 4, 5].map((n) => ({ toolCalls: [{ id: `r${n}`, name: 'read_file', arguments: { file_path: `f${n}.txt` } }] }));
+      return (body: { tools?: unknown[] }) =>
+        body.tools ? (turns[turn++] ?? { text: 'Compacted and done.' }) : summaries++ === 0 ? { status: 400, errorMessage: 'no summary' } : { text: 'Summary of the reads.' };
+    })(),
+    input: (workspace) => ({ prompt: 'Read', model: 'm', workspace, stream: false, compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 } }),
+  },
+  {
+    name: 'acceptance-retry',
+    scenario: [{ text: 'Done?' }, { toolCalls: [{ id: 'w', name: 'write_file', arguments: { file_path: 'ok.txt', content: 'ok' } }] }, { text: 'Done.' }],
+    input: (workspace) => ({ prompt: 'Make ok.txt', model: 'm', workspace, permissionMode: 'auto', acceptance: { command: 'test -f ok.txt' } }),
+  },
+  {
+    name: 'stop-no-progress',
+    scenario: () => ({ toolCalls: [{ name: 'grep', arguments: { pattern: 'needle' } }] }),
+    input: (workspace) => ({ prompt: 'Search', model: 'm', workspace }),
+  },
+  {
+    name: 'stop-budget-tokens',
+    scenario: () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${Math.random()}` } }], usage: { prompt_tokens: 500, completion_tokens: 10 } }),
+    input: (workspace) => ({ prompt: 'Spend', model: 'm', workspace, budgets: { maxTokens: 1000 } }),
+  },
+  {
+    name: 'cancelled-during-bash',
+    scenario: [{ toolCalls: [{ id: 'b', name: 'bash', arguments: { command: 'sleep 30' } }] }],
+    input: (workspace) => ({ prompt: 'Wait', model: 'm', workspace, permissionMode: 'auto' }),
+    drive: async (handle) => {
+      await waitForPhase(handle, 'running_tool');
+      await new Promise((r) => setTimeout(r, 500));
+      await handle.cancel();
+    },
+  },
+  {
+    name: 'continue-as-new-first-run',
+    firstRun: true,
+    scenario: (_body: unknown, i: number) => (i < 25 ? { toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }] } : { text: 'Long run done.' }),
+    input: (workspace) => ({ prompt: 'Go long', model: 'm', workspace }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
@@ -117,7 +210,14 @@ async function main() {
   const cli = await findOrBuildTemporalCli();
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-'));
   const address = `127.0.0.1:${await freePort()}`;
-  const server = await ensureDevServer({ address, uiPort: await freePort(), home, persistent: false });
+  const server = await ensureDevServer({
+    address,
+    uiPort: await freePort(),
+    home,
+    persistent: false,
+    // Low enough for the continue-as-new recording, above every other recording's length.
+    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=120'],
+  });
   const model = await ScriptedModelServer.start();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
@@ -143,9 +243,15 @@ async function main() {
         await recording.drive?.(handle);
         await handle.result().catch(() => undefined);
         // The CLI writes the canonical proto JSON that historyFromJSON reads back.
-        const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, '--output', 'json']);
+        const runArgs = recording.firstRun ? ['--run-id', handle.firstExecutionRunId] : [];
+        const json = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', handle.workflowId, ...runArgs, '--output', 'json']);
         writeFileSync(path.join(__dirname, `${recording.name}.json`), json);
         console.log(`recorded ${recording.name}: ${JSON.parse(json.toString()).events.length} events`);
+        for (const [file, suffix] of Object.entries(recording.children ?? {})) {
+          const child = execFileSync(cli, ['workflow', 'show', '--address', address, '--workflow-id', `${handle.workflowId}${suffix}`, '--output', 'json']);
+          writeFileSync(path.join(__dirname, `${file}.json`), child);
+          console.log(`recorded ${file}: ${JSON.parse(child.toString()).events.length} events`);
+        }
       }
     });
   } finally {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import type { AgentRunInput } from '../../src/common/input';
 import type { AgentRunResult } from '../../src/common/wire';
@@ -35,22 +36,25 @@ export class Harness {
     readonly model: ScriptedModelServer,
   ) {}
 
-  static async create(scenarios: Record<string, Scenario> = {}): Promise<Harness> {
+  /** `address`: another Temporal server than the shared one (e.g. a test's own, restartable dev server). */
+  static async create(scenarios: Record<string, Scenario> = {}, options: { address?: string } = {}): Promise<Harness> {
     quietRuntime();
-    const env = readTestEnv();
+    const env = { ...readTestEnv(), ...(options.address ? { address: options.address } : {}) };
     const connection = await Connection.connect({ address: env.address });
     const nativeConnection = await NativeConnection.connect({ address: env.address });
     const model = await ScriptedModelServer.start(scenarios);
     return new Harness(env, new Client({ connection }), connection, nativeConnection, model);
   }
 
-  async startWorker(overrides: { requestTimeoutMs?: number } = {}): Promise<RunningWorker> {
+  /** `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default. */
+  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter } = {}): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
       provider: { baseURL: this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
       workflowBundle: { codePath: this.env.bundlePath },
+      ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
     });
     const running = worker.run();
     const handle: RunningWorker = {

@@ -33,7 +33,7 @@ export interface RecordedRequest {
 }
 
 /** A list of answers, or a function of the request (return undefined when the script is over). */
-export type Scenario = ScriptStep[] | ((body: any, index: number) => ScriptStep | undefined);
+export type Scenario = ScriptStep[] | ((body: any, index: number, headers: http.IncomingHttpHeaders) => ScriptStep | undefined);
 
 /**
  * An OpenAI-compatible Chat Completions server on loopback that answers from scripts.
@@ -101,7 +101,7 @@ export class ScriptedModelServer {
     this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
     const script = this.scenarios.get(scenario);
     if (!script) return sendError(res, 500, `scripted model server: no scenario named "${scenario}"`);
-    const step = typeof script === 'function' ? script(body, index) : script[index];
+    const step = typeof script === 'function' ? script(body, index, req.headers) : script[index];
     if (!step) {
       return sendError(res, 500, `scripted model server: scenario "${scenario}" ran out of responses at request #${index + 1}`);
     }

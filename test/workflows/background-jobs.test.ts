@@ -65,7 +65,7 @@ test('a final answer while a job runs waits for it (completion proposal) and goe
   const messages = await handle.query<Message[]>('messages');
   expect(messages[3]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'I think we are done.' }] });
   expect(messages[4]?.content).toContain('- Task tests: done - tests green');
-  expect((await handle.query<StepRecord[]>('steps')).map((s) => s.reason)).toEqual(['next_turn', 'waiting_for_jobs', 'final_answer']);
+  expect((await handle.query<StepRecord[]>('steps')).map((s) => s.reason)).toEqual(['next_turn', 'waiting_for_jobs', 'stop:final_answer']);
 });
 
 test('a task id that is still running is refused', async () => {

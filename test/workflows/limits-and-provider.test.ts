@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const alwaysAToolCall = () => ({ text: '', toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }] });
+/** A model that never stops, with a different call each time (the same call repeated would be a loop). */
+const alwaysAToolCall = (_body: unknown, index: number) => ({ text: '', toolCalls: [{ name: 'glob', arguments: { pattern: `*.md${index}` } }] });
 
 async function failureOf(input: Record<string, unknown>): Promise<ApplicationFailure> {
   const error = await (await h.start({ workspace: h.workspace(), ...input })).result().catch((err: unknown) => err);

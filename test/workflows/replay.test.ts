@@ -13,5 +13,7 @@ test('recorded histories exist for the workflow features', () => {
 
 test.each(files)('%s replays with the current workflow code', async (file) => {
   const history = historyFromJSON(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
-  await Worker.runReplayHistory({ workflowBundle: { codePath: readTestEnv().bundlePath } }, history, file);
+  // The recorder ran each one as `history-<name>`; child workflow ids derive from it.
+  const workflowId = `history-${path.basename(file, '.json')}`;
+  await Worker.runReplayHistory({ workflowBundle: { codePath: readTestEnv().bundlePath } }, history, workflowId);
 });

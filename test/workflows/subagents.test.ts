@@ -89,7 +89,7 @@ test("a subagent is held to its type's maxTurns", async () => {
         { toolCalls: [{ id: 'e1', name: 'subagent', arguments: { task: 'Look around', agent_type: 'explore' } }] },
         { text: 'The explorer gave up.' },
       ],
-      'Look around': () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: '*' } }] }),
+      'Look around': (index) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${index}` } }] }),
     }),
   );
   const handle = await h.start({ prompt: 'Explore forever', model: 'turns', workspace: h.workspace(), stream: false });

@@ -2,7 +2,8 @@ import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../activities/model/model-request';
 import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
 import { hasPollers, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
-import { exitCodeOf, type RunOutcome } from '../run-outcome';
+import { reportOutcome } from '../report-outcome';
+import { exitCodeOf } from '../run-outcome';
 import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
 import { watchRun } from '../watch-run';
 
@@ -43,26 +44,10 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
     }
     if (!flags.json) log(`Run ${workflowId} · ${link}`);
     const outcome = await watchRun(client, workflowId, { interactive: process.stdin.isTTY === true, json: !!flags.json });
-    report(outcome, workflowId, link, !!flags.json);
+    reportOutcome(outcome, workflowId, link, !!flags.json);
     return exitCodeOf(outcome);
   } finally {
     await worker?.stop();
     await stack.close();
-  }
-}
-
-function report(outcome: RunOutcome, workflowId: string, link: string, json: boolean): void {
-  if (json) {
-    console.log(JSON.stringify({ workflowId, ui: link, ...outcome }));
-    return;
-  }
-  if (outcome.status === 'completed') {
-    const { iterations, usage } = outcome.result;
-    log(`✔ done in ${iterations} iteration(s), ${usage.inputTokens} in / ${usage.outputTokens} out tokens · ${link}`);
-  } else if (outcome.status === 'failed') {
-    console.error(pc.red(`✘ run failed: ${outcome.failureType}: ${outcome.message}`));
-    log(`  history: ${link}`);
-  } else {
-    console.error(pc.yellow(`run ${outcome.status}: ${outcome.message}`));
   }
 }

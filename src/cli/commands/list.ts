@@ -1,0 +1,145 @@
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { Option, type Command } from 'commander';
+import pc from 'picocolors';
+import { WORKFLOW_TYPE } from '../../common/config';
+import { openStack } from '../local-stack';
+import { firstLine, UsageError } from '../run-input';
+import { formatTable } from '../table';
+
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed'] as const;
+
+const keys = {
+  status: defineSearchAttributeKey('BareAgentStatus', SearchAttributeType.KEYWORD),
+  waiting: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
+  iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
+  model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+};
+
+export interface ListFlags {
+  status?: (typeof RUN_STATUSES)[number];
+  waiting?: boolean;
+  model?: string;
+  query?: string;
+  limit?: string;
+  json?: boolean;
+}
+
+export interface ListedRun {
+  workflowId: string;
+  runId: string;
+  /** BareAgentStatus while the run is open; the execution's own status once it was cancelled, terminated or timed out. */
+  status: string;
+  executionStatus: string;
+  waitingForHuman: boolean;
+  iterations: number | null;
+  model: string | null;
+  startTime: string;
+  closeTime: string | null;
+  summary: string | null;
+}
+
+/** The visibility query: always agentRun; the filters on BareAgent's search attributes. */
+export function listQuery(flags: ListFlags): string {
+  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
+  if (flags.status) clauses.push(`BareAgentStatus = '${flags.status}'`);
+  // The attribute says what the run last reported; a cancelled or terminated run never updates it.
+  if (flags.status === 'running' || flags.status === 'awaiting_approval' || flags.waiting) clauses.push(`ExecutionStatus = 'Running'`);
+  if (flags.waiting) clauses.push('BareAgentWaitingForHuman = true');
+  if (flags.model) {
+    if (/['"\\]/.test(flags.model)) throw new UsageError('--model must not contain quotes or backslashes');
+    clauses.push(`BareAgentModel = '${flags.model}'`);
+  }
+  if (flags.query) clauses.push(`(${flags.query})`);
+  return clauses.join(' AND ');
+}
+
+/** `bareagent list`: agentRun workflows, newest first, filtered on the search attributes. */
+export async function listCommand(flags: ListFlags): Promise<number> {
+  const limit = Number(flags.limit ?? 20);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
+  const query = listQuery(flags);
+  const stack = await openStack({ embedded: false, log: () => undefined });
+  try {
+    const infos: WorkflowExecutionInfo[] = [];
+    for await (const info of stack.client.workflow.list({ query, pageSize: Math.min(limit, 100) })) {
+      infos.push(info);
+      if (infos.length >= limit) break;
+    }
+    const runs = await Promise.all(infos.map((info) => listedRun(stack.client, info)));
+    if (flags.json) {
+      console.log(JSON.stringify(runs, null, 2));
+      return 0;
+    }
+    if (runs.length === 0) console.log('No agentRun workflow matches.');
+    else {
+      const rows = runs.map((r) => [r.workflowId, r.status, String(r.iterations ?? '-'), r.model ?? '-', localTime(r.startTime), firstLine(r.summary ?? '', 60)]);
+      console.log(formatTable(['WORKFLOW ID', 'STATUS', 'ITER', 'MODEL', 'STARTED', 'SUMMARY'], rows));
+    }
+    console.error(pc.dim(`query: ${query}`));
+    return 0;
+  } finally {
+    await stack.close();
+  }
+}
+
+async function listedRun(client: Client, info: WorkflowExecutionInfo): Promise<ListedRun> {
+  const attributes = info.typedSearchAttributes;
+  const executionStatus = info.status.name.toLowerCase();
+  const reported = attributes.get(keys.status);
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    status: info.status.name === 'RUNNING' || info.status.name === 'COMPLETED' || info.status.name === 'FAILED' ? (reported ?? executionStatus) : executionStatus,
+    executionStatus,
+    waitingForHuman: attributes.get(keys.waiting) ?? false,
+    iterations: attributes.get(keys.iterations) ?? null,
+    model: attributes.get(keys.model) ?? null,
+    startTime: info.startTime.toISOString(),
+    closeTime: info.closeTime?.toISOString() ?? null,
+    summary: await staticSummary(client, info.workflowId, info.runId),
+  };
+}
+
+/** List entries carry no user metadata in this server API version: the summary needs a describe. */
+async function staticSummary(client: Client, workflowId: string, runId: string): Promise<string | null> {
+  try {
+    const summary = await (await client.workflow.getHandle(workflowId, runId).describe()).staticSummary();
+    return summary ? firstLine(summary, 1000) : null;
+  } catch {
+    // Encrypted without BAREAGENT_ENCRYPTION_KEY here, or the run was deleted meanwhile.
+    return '(unreadable)';
+  }
+}
+
+function localTime(iso: string): string {
+  // The sv-SE locale formats as "2025-01-31 14:05:09", sortable and unambiguous.
+  return new Date(iso).toLocaleString('sv-SE');
+}
+
+export function registerList(program: Command, settle: (code: Promise<number>) => Promise<void>): void {
+  program
+    .command('list')
+    .addOption(new Option('-s, --status <status>', 'only runs with this BareAgentStatus').choices(RUN_STATUSES))
+    .option('--waiting', 'only open runs waiting for a human (BareAgentWaitingForHuman = true)')
+    .option('-m, --model <name>', 'only runs of this model (BareAgentModel)')
+    .option('-q, --query <visibility query>', "an extra visibility clause, e.g. \"StartTime > '2025-01-01T00:00:00Z'\"")
+    .option('-n, --limit <n>', 'at most this many runs, newest first', '20')
+    .option('--json', 'print a JSON array')
+    .description('list agentRun workflows, filtered on their search attributes')
+    .addHelpText(
+      'after',
+      `
+Columns: workflow id, status (BareAgentStatus: running, awaiting_approval, completed, failed; or
+cancelled/terminated/timed_out from Temporal), iterations, model, start time, and the run's
+summary (the first line of its prompt). The visibility query it used is printed on stderr; paste
+it into the Web UI's filter box to see the same list there.
+
+Examples:
+  bareagent list
+  bareagent list --waiting
+  bareagent list --status failed --model gpt-4.1-mini --limit 5
+  bareagent list --json | jq -r '.[].workflowId'`,
+    )
+    .action((flags: ListFlags) => settle(listCommand(flags)));
+}

@@ -1,0 +1,51 @@
+import { isCancellation } from '@temporalio/workflow';
+import type { Message } from '../common/messages';
+import {
+  applySummary,
+  estimateTokens,
+  isUsableSummary,
+  microCompact,
+  olderMessages,
+  planCompaction,
+  summaryRequestMessages,
+  type CompactionOptions,
+} from '../loop/compaction';
+import { describeActivityFailure } from './run-failures';
+
+export type CompactionOutcome =
+  | { kind: 'none' }
+  | { kind: 'compacted'; mode: 'micro' | 'full'; messages: Message[]; tokensBefore: number; tokensAfter: number }
+  /** The summary failed: the history is restored from the backup taken before it. */
+  | { kind: 'summary_failed'; messages: Message[]; tokensBefore: number; error: string };
+
+/**
+ * DESIGN.md section 5: micro compaction first (old tool outputs become placeholders); if the
+ * history is still over the threshold, a model-written summary replaces the older turns.
+ */
+export async function compactHistory(
+  messages: readonly Message[],
+  options: CompactionOptions,
+  summarize: (request: Message[]) => Promise<string>,
+): Promise<CompactionOutcome> {
+  let plan = planCompaction(messages, options);
+  if (plan.kind === 'none') return { kind: 'none' };
+  const tokensBefore = plan.tokens;
+  let current = [...messages];
+  if (plan.kind === 'micro') {
+    current = microCompact(current, options.keepRecentToolResults).messages;
+    plan = planCompaction(current, options);
+    if (plan.kind !== 'full') return { kind: 'compacted', mode: 'micro', messages: current, tokensBefore, tokensAfter: estimateTokens(current) };
+  }
+  if (plan.kind !== 'full') return { kind: 'none' };
+  const backup = current;
+  try {
+    const summary = await summarize(summaryRequestMessages(olderMessages(current, plan.keepFrom)));
+    if (!isUsableSummary(summary)) throw new Error('the model returned an empty summary');
+    const compacted = applySummary(current, plan.keepFrom, summary);
+    return { kind: 'compacted', mode: 'full', messages: compacted, tokensBefore, tokensAfter: estimateTokens(compacted) };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const { type, message } = describeActivityFailure(err);
+    return { kind: 'summary_failed', messages: backup, tokensBefore, error: `${type}: ${message}` };
+  }
+}

@@ -1,0 +1,93 @@
+import { getExternalWorkflowHandle } from '@temporalio/workflow';
+import type { RunEvent } from '../common/events';
+import type { AgentRunConfig } from '../common/input';
+import type { ChildPermission } from '../common/jobs';
+import type { ToolCall } from '../common/messages';
+import { toolSummary } from '../common/tool-schemas';
+import type { PendingPermission, RunPhase } from '../common/wire';
+import { durationToMs } from '../loop/duration';
+import type { PermissionDecision } from '../loop/permissions';
+import { childPermissionSignal } from './definitions';
+import { PermissionGate } from './permission-gate';
+import type { RunAttributes } from './search-attribute-keys';
+
+export interface HumanChannelContext {
+  config: Omit<AgentRunConfig, 'resume'>;
+  workflowId: string;
+  publish(event: RunEvent): void;
+  setPhase(phase: RunPhase): void;
+  attributes: RunAttributes;
+  recordStep(reason: string, calls: ToolCall[], detail: string): void;
+  step(): number;
+}
+
+/**
+ * SPEC section 2: a question is a pending request shown in `status`, in search attributes and on
+ * the stream, answered by signal or update; no answer before the deadline is a denial.
+ */
+export class HumanChannel {
+  private readonly gate = new PermissionGate();
+
+  constructor(private readonly context: HumanChannelContext) {}
+
+  pending(): PendingPermission[] {
+    return this.gate.list();
+  }
+
+  async ask(call: ToolCall, input: unknown, decision: PermissionDecision): Promise<boolean> {
+    const { config, publish, attributes } = this.context;
+    if (!config.askHuman) {
+      this.context.recordStep('approval_unavailable', [call], `${decision.reason}; nobody to ask in the background: denied`);
+      return false;
+    }
+    const timeoutMs = durationToMs(config.approvalTimeout);
+    const now = Date.now();
+    const request: PendingPermission = {
+      requestId: call.id,
+      tool: call.name,
+      input,
+      requestedAt: new Date(now).toISOString(),
+      deadline: new Date(now + timeoutMs).toISOString(),
+    };
+    this.context.setPhase('awaiting_approval');
+    attributes.set({ status: 'awaiting_approval', waitingForHuman: true });
+    publish({ type: 'permission_request', step: this.context.step(), ...request });
+    await this.mirrorToParent(request, true);
+    const answer = await this.gate.ask(request, timeoutMs);
+    await this.mirrorToParent(request, false);
+    attributes.set({ status: 'running', waitingForHuman: false });
+    publish({
+      type: 'permission_decided',
+      step: this.context.step(),
+      requestId: call.id,
+      decision: answer.allowed ? 'allow' : 'deny',
+      reason: answer.timedOut ? `timed out after ${config.approvalTimeout}: denied (fail closed)` : answer.reason,
+    });
+    if (answer.timedOut) this.context.recordStep('approval_timed_out', [call], `${toolSummary(call.name, input)} (${decision.reason})`);
+    this.context.setPhase('running_tool');
+    return answer.allowed;
+  }
+
+  /** A subagent's question also shows on its parent's stream, where a person follows the run. */
+  onChildQuestion(question: ChildPermission | undefined): void {
+    if (!question?.open) return;
+    this.context.publish({
+      type: 'permission_request',
+      step: this.context.step(),
+      requestId: question.requestId,
+      tool: question.tool,
+      input: question.input,
+      deadline: question.deadline,
+      workflowId: question.workflowId,
+    });
+  }
+
+  /** A subagent's question is mirrored in its parent's status. */
+  private async mirrorToParent(request: PendingPermission, open: boolean): Promise<void> {
+    const parent = this.context.config.parent;
+    if (!parent) return;
+    await getExternalWorkflowHandle(parent.workflowId)
+      .signal(childPermissionSignal, { ...request, workflowId: this.context.workflowId, open })
+      .catch(() => undefined);
+  }
+}

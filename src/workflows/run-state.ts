@@ -1,0 +1,48 @@
+import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { Message } from '../common/messages';
+import type { StepRecord } from '../common/wire';
+import { createBudgetState, type BudgetState } from '../loop/budget';
+import { createFailureStreak, type FailureStreakState } from '../loop/failure-streak';
+import { createLoopDetector, type LoopDetectorState } from '../loop/loop-detector';
+import type { JobBoardState } from './job-board';
+
+/** Everything a run knows, as plain JSON: what continue-as-new hands to the next run. */
+export interface RunState {
+  messages: Message[];
+  steps: StepRecord[];
+  budget: BudgetState;
+  loopDetector: LoopDetectorState;
+  failureStreak: FailureStreakState;
+  jobs?: JobBoardState;
+  followUps: string[];
+  truncationRecoveries: number;
+  acceptanceAttempts: number;
+  lastText: string;
+  stream?: WorkflowStreamState;
+  /** How many runs of this conversation came before (continue-as-new count). */
+  generation: number;
+}
+
+/** Steps carried into the next run: the newest ones; older ones stay in the earlier runs' histories. */
+export const CARRIED_STEPS = 500;
+
+export function initialRunState(prompt: string, nowMs: number): RunState {
+  return {
+    messages: [{ role: 'user', content: prompt }],
+    steps: [],
+    budget: createBudgetState(nowMs),
+    loopDetector: createLoopDetector(),
+    failureStreak: createFailureStreak(),
+    followUps: [],
+    truncationRecoveries: 0,
+    acceptanceAttempts: 0,
+    lastText: '',
+    generation: 0,
+  };
+}
+
+/** Minimal shape check of carried state: it comes from our own previous run, not from people. */
+export function isRunState(value: unknown): value is RunState {
+  const state = value as RunState | undefined;
+  return !!state && Array.isArray(state.messages) && Array.isArray(state.steps) && typeof state.budget === 'object';
+}

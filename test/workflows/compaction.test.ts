@@ -1,0 +1,72 @@
+import type { Message } from '../../src/common/messages';
+import type { StepRecord } from '../../src/common/wire';
+import { Harness } from '../support/harness';
+import type { ScriptStep } from '../support/scripted-model-server';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+const BIG = 'x'.repeat(2000);
+const files = Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`f${n}.txt`, `${BIG}${n}\n`]));
+const reads = [1, 2, 3, 4, 5].map((n) => ({ toolCalls: [{ id: `r${n}`, name: 'read_file', arguments: { file_path: `f${n}.txt` } }] }));
+
+/** Agent turns from `turns`; a request without tools is the compaction's summary call. */
+function withSummary(turns: ScriptStep[], summary: ScriptStep) {
+  let turn = 0;
+  return (body: { tools?: unknown[] }) => (body.tools ? turns[turn++] : summary);
+}
+
+test('micro compaction: all but the last 3 tool results become placeholders', async () => {
+  h.model.setScenario('micro', withSummary([...reads, { text: 'read them all' }], { text: 'unused' }));
+  const handle = await h.start({ prompt: 'read', model: 'micro', workspace: h.workspace(files), compaction: { thresholdTokens: 2000 } });
+  expect(await handle.result()).toMatchObject({ text: 'read them all' });
+  const results = (await handle.query<Message[]>('messages'))
+    .filter((m) => m.role === 'user' && Array.isArray(m.content))
+    .map((m) => (m.content as Array<{ content: string }>)[0]?.content ?? '');
+  expect(results.slice(0, 2)).toEqual(['[truncated: read_file result, 2004 chars]', '[truncated: read_file result, 2004 chars]']);
+  expect(results.slice(2).every((r) => r.startsWith('1: xxx'))).toBe(true);
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.some((s) => s.reason === 'compacted:micro' && /context too long/.test(s.detail ?? ''))).toBe(true);
+  // The model never saw more than the threshold allows plus the newest results.
+  const last = h.model.requestsFor('micro').at(-1)?.body;
+  expect(JSON.stringify(last.messages)).toContain('[truncated: read_file result');
+});
+
+test('full compaction: a model-written summary replaces the older turns', async () => {
+  h.model.setScenario('full', withSummary([...reads, { text: 'done after summary' }], { text: 'Read f1..f3; all hold x.' }));
+  const handle = await h.start({
+    prompt: 'read',
+    model: 'full',
+    workspace: h.workspace(files),
+    compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 },
+  });
+  expect(await handle.result()).toMatchObject({ text: 'done after summary' });
+  const messages = await handle.query<Message[]>('messages');
+  expect(messages[0]).toEqual({ role: 'user', content: 'read' });
+  expect(messages[1]?.content).toBe('<compacted-summary>\nRead f1..f3; all hold x.\n</compacted-summary>');
+  const summaryCall = h.model.requestsFor('full').find((r) => !r.body.tools);
+  expect(summaryCall?.body.messages.at(-1).content).toContain('f1.txt');
+  expect((await handle.query<StepRecord[]>('steps')).some((s) => s.reason === 'compacted:full')).toBe(true);
+});
+
+test('a failed summary restores the history from the backup and the run goes on', async () => {
+  h.model.setScenario('broken-summary', withSummary([...reads, { text: 'still fine' }], { status: 400, errorMessage: 'summary refused' }));
+  const handle = await h.start({
+    prompt: 'read',
+    model: 'broken-summary',
+    workspace: h.workspace(files),
+    stream: false,
+    compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 },
+  });
+  expect(await handle.result()).toMatchObject({ text: 'still fine' });
+  const messages = await handle.query<Message[]>('messages');
+  expect(messages.some((m) => typeof m.content === 'string' && m.content.includes('<compacted-summary>'))).toBe(false);
+  expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(6);
+  const failed = (await handle.query<StepRecord[]>('steps')).find((s) => s.reason === 'compaction_failed');
+  expect(failed?.detail).toContain('summary refused');
+  expect(failed?.detail).toContain('restored from the backup');
+});

@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Message } from '../../src/common/messages';
+import type { RunStatus, StepRecord } from '../../src/common/wire';
+import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
+import { freePort } from '../support/free-port';
+import { Harness } from '../support/harness';
+import { collectEvents } from '../support/events';
+
+/** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
+let server: DevServer;
+let h: Harness;
+beforeAll(async () => {
+  server = await ensureDevServer({
+    address: `127.0.0.1:${await freePort()}`,
+    uiPort: await freePort(),
+    home: mkdtempSync(path.join(os.tmpdir(), 'bareagent-can-')),
+    persistent: false,
+    log: () => undefined,
+    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=150'],
+  });
+  h = await Harness.create({}, { address: server.address });
+  await h.startWorker();
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  await server?.stop();
+});
+
+const ITERATIONS = Number(process.env.CAN_ITERATIONS ?? 130);
+
+test('a run of well over 100 iterations continues as new several times and its state comes through intact', async () => {
+  h.model.setScenario('long', (_body: unknown, i: number) => {
+    if (i === 0) return { toolCalls: [{ id: 'job', name: 'background_run', arguments: { command: 'sleep 4; echo slow job done', task_id: 'slow' } }] };
+    if (i < ITERATIONS) return { toolCalls: [{ id: `g${i}`, name: 'glob', arguments: { pattern: `*.${i}` } }] };
+    return { text: 'Finished the long run.' };
+  });
+  const handle = await h.start({ prompt: 'a long task', model: 'long', workspace: h.workspace(), permissionMode: 'auto', budgets: { maxTokens: 10_000_000 } });
+  const events = collectEvents(h.client, handle.workflowId);
+  await new Promise((r) => setTimeout(r, 1500));
+  await handle.signal('userMessage', { text: 'a follow-up that crosses runs' });
+  const result = await handle.result();
+  expect(result).toMatchObject({ text: 'Finished the long run.', iterations: ITERATIONS + 1 });
+
+  const runs: string[] = [];
+  for await (const run of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(run.status.name);
+  expect(runs.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(3);
+
+  const messages = await handle.query<Message[]>('messages');
+  expect(messages[0]).toEqual({ role: 'user', content: 'a long task' });
+  expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(ITERATIONS + 1);
+  expect(messages.some((m) => m.content === 'a follow-up that crosses runs')).toBe(true);
+  // The job started in the first run reported to a later one.
+  expect(messages.find((m) => m.role === 'system')?.content).toContain('- Task slow: done - slow job done');
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.filter((s) => s.reason === 'continue_as_new').length).toBeGreaterThanOrEqual(3);
+  expect(steps.map((s) => s.step_id)).toEqual(steps.map((_, i) => i + 1));
+  const status = await handle.query<RunStatus>('status');
+  expect(status.usage.inputTokens).toBe(result.usage.inputTokens);
+  // A follower from offset 0 saw the whole conversation across the runs.
+  const seen = await events;
+  expect(seen.filter((e) => e.type === 'model_call')).toHaveLength(ITERATIONS + 1);
+}, 240_000);

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { Message } from '../../src/common/messages';
+import type { StepRecord } from '../../src/common/wire';
+import { Harness } from '../support/harness';
+import { waitFor } from '../support/wait-for';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+async function failedRun(scenario: string, script: Parameters<Harness['model']['setScenario']>[1], input: Record<string, unknown>) {
+  h.model.setScenario(scenario, script);
+  const handle = await h.start({ prompt: 'work', model: scenario, workspace: h.workspace(), permissionMode: 'auto', stream: false, ...input });
+  const error = await handle.result().catch((err: unknown) => err);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  const failure = (error as WorkflowFailedError).cause as ApplicationFailure;
+  const steps = await handle.query<StepRecord[]>('steps');
+  return { handle, failure, steps, details: failure.details?.[0] as { reason: string; budget: StepRecord['budget_after']; stepId: number } };
+}
+
+const distinctCalls = (_body: unknown, i: number) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }] });
+
+test('a token budget stops the run with BudgetExceeded, its details and a last step record', async () => {
+  const { failure, details, steps } = await failedRun(
+    'tokens',
+    () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${Math.random()}` } }], usage: { prompt_tokens: 400, completion_tokens: 100 } }),
+    { budgets: { maxTokens: 1200 } },
+  );
+  expect(failure).toMatchObject({ type: 'BudgetExceeded', nonRetryable: true });
+  expect(failure.message).toBe('tokens budget spent: used 1500 of 1200');
+  expect(details).toMatchObject({ reason: 'budget_tokens', budget: { tokens: 0, used: { inputTokens: 1200, outputTokens: 300 } } });
+  expect(steps.at(-1)).toMatchObject({ reason: 'stop:budget_tokens', step_id: details.stepId });
+  expect(steps.filter((s) => s.reason === 'next_turn')).toHaveLength(3);
+  expect(steps[0]?.budget_before.tokens).toBe(1200);
+  expect(steps[0]?.budget_after.tokens).toBe(700);
+});
+
+test('a cost budget, priced from the configurable table', async () => {
+  const { failure, details } = await failedRun('priced', distinctCalls, {
+    budgets: { maxCostUsd: 0.01 },
+    prices: { priced: { inputPerMTok: 1000, outputPerMTok: 1000 } },
+  });
+  expect(failure.type).toBe('BudgetExceeded');
+  expect(failure.message).toMatch(/^cost budget spent: used \$0\.\d+ of \$0\.0100$/);
+  expect(details.reason).toBe('budget_cost');
+});
+
+test('a wall-clock budget, on the workflow clock', async () => {
+  const { failure, details } = await failedRun(
+    'slow',
+    (_b: unknown, i: number) => ({ toolCalls: [{ name: 'bash', arguments: { command: `sleep 1 # ${i}` } }] }),
+    { budgets: { maxWallClock: '2s' } },
+  );
+  expect(failure.type).toBe('BudgetExceeded');
+  expect(failure.message).toMatch(/^wall-clock budget spent/);
+  expect(details.reason).toBe('budget_wall_clock');
+});
+
+test('the same action 5 times with no new evidence stops with NO_PROGRESS, warned at the third, trajectory kept', async () => {
+  const { handle, failure, details } = await failedRun('stuck', () => ({ toolCalls: [{ name: 'grep', arguments: { pattern: 'needle' } }] }), {});
+  expect(failure).toMatchObject({ type: 'NoProgress', message: 'No progress: grep repeated 5 times with the same result' });
+  expect(details.reason).toBe('NO_PROGRESS');
+  const messages = await handle.query<Message[]>('messages');
+  expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(5);
+  const warnings = messages.filter((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'text' && b.text === 'Repeated action detected; diagnose before retrying'));
+  expect(warnings).toHaveLength(2); // after the 3rd and the 4th repeat
+  expect(messages.at(-1)?.role).toBe('user'); // the fifth result is kept
+});
+
+test('the same grep on a changed file is progress, not a loop', async () => {
+  h.model.setScenario('changing', (_b: unknown, i: number) =>
+    i >= 12
+      ? { text: 'The file kept changing.' }
+      : i % 2 === 0
+        ? { toolCalls: [{ name: 'grep', arguments: { pattern: 'line' } }] }
+        : { toolCalls: [{ name: 'bash', arguments: { command: `echo line ${i} >> log.txt` } }] },
+  );
+  const handle = await h.start({ prompt: 'watch', model: 'changing', workspace: h.workspace({ 'log.txt': 'line 0\n' }), permissionMode: 'auto' });
+  expect(await handle.result()).toMatchObject({ text: 'The file kept changing.' });
+});
+
+test('the same tool failing the same way 3 times running stops with RepeatedFailure', async () => {
+  const { failure, details } = await failedRun(
+    'failing',
+    (_b: unknown, i: number) => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: `missing-${i}.txt` } }] }),
+    {},
+  );
+  expect(failure.type).toBe('RepeatedFailure');
+  expect(failure.message).toContain('read_file');
+  expect(failure.message).toContain('FileNotFoundError');
+  expect(details.reason).toBe('REPEATED_FAILURE');
+});
+
+test('the iteration limit is a stop with its step record', async () => {
+  const { failure, steps } = await failedRun('limit', distinctCalls, { maxIterations: 4 });
+  expect(failure).toMatchObject({ type: 'LLMCallError', message: 'Agent loop exceeded 4 iterations' });
+  expect(steps.at(-1)).toMatchObject({ reason: 'stop:max_iterations', budget_after: { iterations: 0 } });
+});
+
+test('cancellation closes the run as cancelled after a last step record and kills a running bash', async () => {
+  h.model.setScenario('cancel-me', [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > bash.pid; exec sleep 60', timeout: 120 } }] }]);
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'long', model: 'cancel-me', workspace, permissionMode: 'auto' });
+  const pid = await waitFor(async () => Number(readFileSync(path.join(workspace, 'bash.pid'), 'utf8')) || undefined, 'bash to start');
+  await handle.cancel();
+  const error = await handle.result().catch((err: unknown) => err);
+  expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+  expect((await handle.describe()).status.name).toBe('CANCELLED');
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.at(-1)?.reason).toBe('stop:cancelled');
+  await waitFor(async () => (isRunning(pid) ? undefined : true), 'the bash process to be killed');
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
