@@ -17,6 +17,7 @@ import type { JobFinished } from '../common/jobs';
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
 import { type ToolArgs, type ToolName } from '../common/tool-schemas';
 import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunPhase, type RunStatus } from '../common/wire';
+import type { ModelRequest } from '../activities/model/model-request';
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION, type CompactionOptions } from '../loop/compaction';
@@ -70,6 +71,7 @@ class AgentRun {
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
   private readonly workflowId = workflowInfo().workflowId;
+  private sent: { array: Message[] | undefined; count: number; epoch: number } = { array: undefined, count: 0, epoch: 0 };
 
   constructor(
     private readonly config: Omit<AgentRunConfig, 'resume'>,
@@ -225,7 +227,7 @@ class AgentRun {
         {
           ...(this.config.model ? { model: this.config.model } : {}),
           ...(this.config.systemPrompt ? { systemPrompt: this.config.systemPrompt } : {}),
-          messages,
+          ...this.transcriptFor(messages),
           tools,
           stream,
           step: this.iteration,
@@ -234,6 +236,22 @@ class AgentRun {
     );
     this.state.budget = addUsage(this.state.budget, response.usage, response.model || this.config.model, this.config.prices);
     return response;
+  }
+
+  /**
+   * Only what the worker has not seen yet goes into the activity's input, so each model call adds
+   * its new messages to the history instead of the whole conversation. A rewritten history (a new
+   * array: compaction, a notification inserted) starts a new transcript key and is sent whole.
+   */
+  private transcriptFor(messages: Message[]): Pick<ModelRequest, 'messages' | 'transcript'> {
+    if (messages !== this.state.messages) return { messages };
+    if (this.sent.array !== messages) this.sent = { array: messages, count: 0, epoch: this.sent.epoch + 1 };
+    const from = this.sent.count;
+    this.sent.count = messages.length;
+    return {
+      messages: messages.slice(from),
+      transcript: { key: `${workflowInfo().runId}:${this.sent.epoch}`, from, total: messages.length },
+    };
   }
 
   /**

@@ -8,11 +8,12 @@ import type { ModelRequest, ProviderConfig } from './model-request';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { collectStream } from './stream-response';
 import { toolDefinitions } from './tool-definitions';
+import { TranscriptCache } from './transcript-cache';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
 const HEARTBEAT_EVERY_MS = 5_000;
 
-export function createCallModel(config: ProviderConfig) {
+export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
   const client = new OpenAI({
     apiKey: config.apiKey ?? 'unused-local-key',
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
@@ -31,7 +32,7 @@ export function createCallModel(config: ProviderConfig) {
     }
     const body = {
       model,
-      messages: toChatMessages(request.messages, request.systemPrompt),
+      messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
       ...(request.tools.length ? { tools: toolDefinitions(request.tools) } : {}),
     };
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);

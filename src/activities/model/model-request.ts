@@ -4,7 +4,13 @@ import type { Message } from '../../common/messages';
 export interface ModelRequest {
   model?: string;
   systemPrompt?: string;
+  /** The whole conversation; or, with `transcript`, only the messages after `transcript.from`. */
   messages: Message[];
+  /**
+   * Set when the worker may already hold the start of the conversation: history then grows by
+   * each call's new messages instead of by the whole transcript (linear, not quadratic).
+   */
+  transcript?: TranscriptRef;
   tools: string[];
   stream: boolean;
   step: number;
@@ -25,4 +31,13 @@ export function providerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pro
     ...(env.BAREAGENT_MODEL ? { defaultModel: env.BAREAGENT_MODEL } : {}),
     requestTimeoutMs: Number(env.BAREAGENT_MODEL_TIMEOUT_MS || 600_000),
   };
+}
+
+export interface TranscriptRef {
+  /** Changes whenever the workflow rewrites its history (compaction, a notification inserted). */
+  key: string;
+  /** How many messages came before `messages`. */
+  from: number;
+  /** The whole conversation's length. */
+  total: number;
 }

@@ -1,12 +1,13 @@
 import fg from 'fast-glob';
-import { ToolError } from '../../common/errors';
+import { ToolError, WorkspaceEscapeError } from '../../common/errors';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { MAX_GLOB_RESULTS } from './limits';
 import { displayPath, resolveInWorkspace } from './workspace';
 import path from 'node:path';
 
 export async function glob(root: string, args: ToolArgs<'glob'>): Promise<string> {
-  if (path.isAbsolute(args.pattern) || args.pattern.split(/[\\/]/).includes('..')) {
+  // `..` also counts inside braces and extglobs: `{x,..}/**` is `../**` to fast-glob.
+  if (path.isAbsolute(args.pattern) || args.pattern.split(/[\\/{},()|]/).includes('..')) {
     throw new ToolError(`Pattern "${args.pattern}" must stay inside the workspace (no absolute paths, no "..")`);
   }
   const base = resolveInWorkspace(root, args.path);
@@ -17,11 +18,24 @@ export async function glob(root: string, args: ToolArgs<'glob'>): Promise<string
     followSymbolicLinks: false,
     ignore: ['**/.git/**', '**/node_modules/**'],
   });
-  if (matches.length === 0) return 'No files matched.';
-  const shown = matches
+  // Whatever the pattern's syntax, only files that really are inside the workspace are listed:
+  // a symlinked directory that leads out (`link/*`) is walked by fast-glob, its files are not shown.
+  const inside = matches.filter((match) => isReallyInside(root, path.join(base, match)));
+  if (inside.length === 0) return 'No files matched.';
+  const shown = inside
     .map((match) => displayPath(root, path.join(base, match)))
     .sort()
     .slice(0, MAX_GLOB_RESULTS);
-  const more = matches.length > shown.length ? `\n[${matches.length - shown.length} more files not shown]` : '';
+  const more = inside.length > shown.length ? `\n[${inside.length - shown.length} more files not shown]` : '';
   return shown.join('\n') + more;
+}
+
+function isReallyInside(root: string, file: string): boolean {
+  try {
+    resolveInWorkspace(root, path.relative(root, file));
+    return true;
+  } catch (err) {
+    if (err instanceof WorkspaceEscapeError) return false;
+    throw err;
+  }
 }

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceEscapeError } from '../../common/errors';
 
@@ -35,7 +35,12 @@ function isInside(root: string, candidate: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
-function realpathOfDeepestExisting(target: string): string {
+/**
+ * Where `target` really lands: the real path of its deepest existing ancestor plus the rest.
+ * A dangling symlink counts as existing: a write through it creates its target, so its target
+ * is followed (`ln -s /etc/cron.d/x ws/notes.txt` must not let write_file create /etc/cron.d/x).
+ */
+function realpathOfDeepestExisting(target: string, linksFollowed = 0): string {
   let current = target;
   const rest: string[] = [];
   for (;;) {
@@ -43,10 +48,23 @@ function realpathOfDeepestExisting(target: string): string {
       return path.join(realpathSync(current), ...rest);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const link = danglingSymlinkTarget(current);
+      if (link !== undefined) {
+        if (linksFollowed >= 40) throw new WorkspaceEscapeError(`Path "${target}" has too many levels of symbolic links`);
+        return realpathOfDeepestExisting(path.join(path.resolve(path.dirname(current), link), ...rest), linksFollowed + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return target;
       rest.unshift(path.basename(current));
       current = parent;
     }
+  }
+}
+
+function danglingSymlinkTarget(file: string): string | undefined {
+  try {
+    return lstatSync(file).isSymbolicLink() ? readlinkSync(file) : undefined;
+  } catch {
+    return undefined;
   }
 }
