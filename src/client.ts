@@ -175,6 +175,8 @@ main(process.argv)
       console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${err.message})`));
     }
     else if (err instanceof WorkflowUpdateFailedError) console.error(pc.red(`Refused: ${err.cause?.message ?? err.message}`));
-    else console.error(pc.red(err instanceof Error ? (err.stack ?? err.message) : String(err)));
+    // Expected failures (a taken port, no connection) read best as one message; BAREAGENT_DEBUG=1 shows the stack.
+    else if (err instanceof Error) console.error(pc.red(process.env.BAREAGENT_DEBUG ? (err.stack ?? err.message) : err.message));
+    else console.error(pc.red(String(err)));
     process.exit(EXIT.usage);
   });

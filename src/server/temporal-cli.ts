@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -24,16 +24,17 @@ export async function findOrBuildTemporalCli(log: Log = (l) => console.error(l),
     if (!existsSync(env.TEMPORAL_CLI)) throw new Error(`TEMPORAL_CLI points to ${env.TEMPORAL_CLI}, which does not exist`);
     return env.TEMPORAL_CLI;
   }
-  const onPath = await temporalOnPath();
+  const onPath = await temporalOnPath(env);
   if (onPath) return onPath;
   const cached = path.join(cachedCliDir(env), 'temporal');
   if (existsSync(cached)) return cached;
-  return buildCli(cachedCliDir(env), log);
+  if (await hasGo(env)) return buildCli(cachedCliDir(env), log, env);
+  return downloadWithSdk(`${cachedCliDir(env)}-sdk-download`, log);
 }
 
-async function temporalOnPath(): Promise<string | undefined> {
+async function temporalOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
-    const { stdout } = await run('temporal', ['--version'], { timeout: 10_000 });
+    const { stdout } = await run('temporal', ['--version'], { timeout: 10_000, env });
     return isRecentEnough(stdout) ? 'temporal' : undefined;
   } catch {
     return undefined;
@@ -50,15 +51,8 @@ export function isRecentEnough(versionOutput: string): boolean {
   return major === 0 && !!server && (Number(server[1]) > 1 || Number(server[2]) >= 29);
 }
 
-async function buildCli(dir: string, log: Log): Promise<string> {
+async function buildCli(dir: string, log: Log, env: NodeJS.ProcessEnv): Promise<string> {
   const binary = path.join(dir, 'temporal');
-  if (!(await hasGo())) {
-    throw new Error(
-      `The Temporal CLI ${TEMPORAL_CLI_VERSION} was not found and Go is not installed to build it.\n` +
-        `  Either install Go 1.23 or later (https://go.dev/doc/install, or your package manager's "golang" package) and run again,\n` +
-        `  or set TEMPORAL_CLI to the path of a temporal binary (v1.5 or later).`,
-    );
-  }
   mkdirSync(path.dirname(dir), { recursive: true });
   const release = await acquireLock(`${dir}.lock`, log);
   try {
@@ -68,7 +62,7 @@ async function buildCli(dir: string, log: Log): Promise<string> {
     const started = Date.now();
     const ticker = setInterval(() => log(`  ...still building (${Math.round((Date.now() - started) / 1000)}s)`), 20_000);
     try {
-      await goInstall(dir);
+      await goInstall(dir, env);
     } finally {
       clearInterval(ticker);
     }
@@ -79,19 +73,19 @@ async function buildCli(dir: string, log: Log): Promise<string> {
   }
 }
 
-async function hasGo(): Promise<boolean> {
+async function hasGo(env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
-    await run('go', ['version'], { timeout: 10_000 });
+    await run('go', ['version'], { timeout: 10_000, env });
     return true;
   } catch {
     return false;
   }
 }
 
-function goInstall(dir: string): Promise<void> {
+function goInstall(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn('go', ['install', MODULE], {
-      env: { ...process.env, GOBIN: dir, CGO_ENABLED: process.env.CGO_ENABLED ?? '0' },
+      env: { ...env, GOBIN: dir, CGO_ENABLED: env.CGO_ENABLED ?? '0' },
       stdio: ['ignore', 'inherit', 'pipe'],
     });
     let stderr = '';
@@ -101,6 +95,43 @@ function goInstall(dir: string): Promise<void> {
       code === 0 ? resolve() : reject(new Error(`go install ${MODULE} failed (exit ${code}):\n${stderr.slice(-4000)}`)),
     );
   });
+}
+
+/**
+ * The last resort, for a machine on the internet with neither Go nor a CLI: the SDK's own
+ * download of a dev server binary. Machines that reach only package registries fail here,
+ * with a message that says what to do instead.
+ */
+async function downloadWithSdk(dir: string, log: Log): Promise<string> {
+  const noGo =
+    `The Temporal CLI ${TEMPORAL_CLI_VERSION} was not found and Go is not installed to build it.\n` +
+    `  Either install Go 1.23 or later (https://go.dev/doc/install, or your package manager's "golang" package) and run again,\n` +
+    `  or set TEMPORAL_CLI to the path of a temporal binary (v1.5 or later).`;
+  log(`No Go: trying the Temporal SDK's download of the CLI into ${dir}...`);
+  try {
+    const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: { executable: { type: 'cached-download', downloadDir: dir }, ui: false },
+    });
+    await env.teardown();
+    const binary = findBinary(dir);
+    if (!binary) throw new Error(`no temporal binary found in ${dir} after the download`);
+    return binary;
+  } catch (err) {
+    throw new Error(`${noGo}\n  (The SDK's download failed too: ${(err as Error).message.split('\n')[0]})`);
+  }
+}
+
+function findBinary(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = findBinary(full);
+      if (inner) return inner;
+    } else if (/^temporal(-cli)?[^.]*$/.test(entry.name)) return full;
+  }
+  return undefined;
 }
 
 /** A lock directory with the owner's pid: a second process waits; a dead owner's lock is taken over. */
