@@ -1,8 +1,9 @@
+import { connectionOptions } from './common/connection-options';
 import { NativeConnection } from '@temporalio/worker';
 import { providerConfigFromEnv } from './activities/model/model-request';
 import { dataConverterFromEnv } from './codec/data-converter';
 import { connectionFromEnv } from './common/config';
-import { createBareAgentWorker } from './worker/create-worker';
+import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
 
 /** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
@@ -15,7 +16,7 @@ export async function runWorker(): Promise<void> {
     return [];
   });
   if (added.length) console.error(`Registered search attributes: ${added.join(', ')}`);
-  const connection = await NativeConnection.connect({ address: config.address });
+  const connection = await NativeConnection.connect(connectionOptions(config.address));
   try {
     const worker = await createBareAgentWorker({
       connection,
@@ -28,7 +29,12 @@ export async function runWorker(): Promise<void> {
     });
     const encryption = dataConverter ? ', payloads encrypted' : '';
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);
-    await worker.run();
+    const toolQueue = process.env.BAREAGENT_TOOL_TASK_QUEUE;
+    if (!toolQueue) return await worker.run();
+    // This machine holds workspaces: runs started with `toolTaskQueue` set to this queue run their tools here.
+    const toolWorker = await createToolWorker({ connection, namespace: config.namespace, taskQueue: toolQueue, ...(dataConverter ? { dataConverter } : {}) });
+    console.error(`Tool worker polling task queue "${toolQueue}"`);
+    await Promise.all([worker.run(), toolWorker.run()]);
   } finally {
     await connection.close();
   }

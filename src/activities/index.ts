@@ -1,6 +1,7 @@
 import { runCommand } from './commands';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
+import { withSecretsRedacted } from './model/redact-secrets';
 import { toolActivities } from './tools';
 
 export interface ActivityConfig {
@@ -10,7 +11,7 @@ export interface ActivityConfig {
 /** Every activity the worker registers. Workflows import this module's types only. */
 export function createActivities(config: ActivityConfig) {
   return {
-    callModel: createCallModel(config.provider),
+    callModel: withSecretsRedacted(createCallModel(config.provider), [config.provider.apiKey]),
     runCommand,
     ...toolActivities,
   };

@@ -1,3 +1,4 @@
+import { connectionOptions } from '../common/connection-options';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
@@ -36,7 +37,7 @@ export async function openStack(options: { embedded: boolean; log: (line: string
       background: options.background ?? false,
     });
   }
-  const connection = await Connection.connect({ address: config.address }).catch((err: Error) => {
+  const connection = await Connection.connect(connectionOptions(config.address)).catch((err: Error) => {
     throw new Error(`Cannot reach Temporal at ${config.address}: ${err.message}\n  Start one with: npm run server`);
   });
   const client = new Client({ connection, namespace: config.namespace, ...(dataConverter ? { dataConverter } : {}) });
@@ -75,7 +76,7 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
     runtimeReady = true;
   }
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
-  const connection = await NativeConnection.connect({ address: config.address });
+  const connection = await NativeConnection.connect(connectionOptions(config.address));
   const dataConverter = dataConverterFromEnv();
   const worker = await createBareAgentWorker({
     connection,

@@ -70,6 +70,11 @@ export const AgentRunInput = z.strictObject({
       keepRecentMessages: z.number().int().min(1).optional(),
     })
     .default({}),
+  /**
+   * The task queue of the worker that holds the workspace: tools, background jobs and the
+   * acceptance check run there (workers on other machines run the workflow and model calls).
+   */
+  toolTaskQueue: z.string().min(1).optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

@@ -13,6 +13,8 @@ export interface BackgroundJobInput {
   command: string;
   timeoutSeconds: number;
   workspace?: string;
+  /** The worker that holds the workspace runs the command. */
+  toolTaskQueue?: string;
 }
 
 /** Sent by a finished job to its parent, by workflow id so it reaches the run after continue-as-new. */

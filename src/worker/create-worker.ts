@@ -1,6 +1,8 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../activities';
+import { runCommand } from '../activities/commands';
+import { toolActivities } from '../activities/tools';
 import type { ProviderConfig } from '../activities/model/model-request';
 
 export interface BareAgentWorkerOptions {
@@ -34,5 +36,20 @@ export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
     maxHeartbeatThrottleInterval: '1 second',
     ...options.tuning,
+  });
+}
+
+/**
+ * An activity-only worker on the task queue of the machine that holds a workspace: runs with
+ * `toolTaskQueue` set send their tools, background jobs and acceptance checks here.
+ */
+export function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'dataConverter'>): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: { ...toolActivities, runCommand },
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    maxHeartbeatThrottleInterval: '1 second',
   });
 }

@@ -1,3 +1,4 @@
+import { connectionOptions } from '../common/connection-options';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from '../common/search-attributes';
@@ -14,7 +15,7 @@ const TYPES: Record<string, temporal.api.enums.v1.IndexedValueType> = {
  * Returns the names it added; servers that refuse the operator API are left as they are.
  */
 export async function ensureSearchAttributes(address: string, namespace: string): Promise<string[]> {
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect(connectionOptions(address));
   try {
     const existing = await connection.operatorService.listSearchAttributes({ namespace });
     const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => !(name in (existing.customAttributes ?? {})));

@@ -15,6 +15,7 @@ export async function runAcceptance(config: AgentRunConfig): Promise<AcceptanceR
     startToCloseTimeout: `${check.timeout + 60} seconds`,
     heartbeatTimeout: '10 seconds',
     retry: { maximumAttempts: 2 },
+    ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}),
   });
   const result = await runCommand.executeWithOptions({ summary: `acceptance ${check.command}`.slice(0, 200) }, [
     { command: check.command, timeoutSeconds: check.timeout, ...(config.workspace ? { workspace: config.workspace } : {}) },

@@ -303,6 +303,7 @@ class AgentRun {
       this.setPhase('running_tool');
       const result = await dispatchToolCall(call, {
         workspace: this.config.workspace,
+        toolTaskQueue: this.config.toolTaskQueue,
         offered: this.offered,
         checkPermission: (name, args) => checkPermission(this.policy, name, args),
         askHuman: (c, args, decision) => this.human.ask(c, args, decision),

@@ -17,6 +17,7 @@ export async function backgroundJob(input: BackgroundJobInput): Promise<JobFinis
     // A dead worker is noticed in seconds, and the command runs again on another one.
     heartbeatTimeout: '10 seconds',
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
+    ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
   let outcome: JobFinished;
   try {

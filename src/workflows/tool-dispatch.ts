@@ -10,6 +10,8 @@ import { describeActivityFailure } from './run-failures';
 
 export interface DispatchContext {
   workspace: string | undefined;
+  /** Where tool activities run: the worker that holds the workspace (default: the run's own queue). */
+  toolTaskQueue: string | undefined;
   /** The tools this run offers (its agent type's subset); any other name is unknown here. */
   offered: ReadonlySet<string>;
   checkPermission(name: string, input: unknown): PermissionDecision;
@@ -38,7 +40,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   try {
     const outcome = WORKFLOW_TOOL_NAMES.has(call.name)
       ? await context.runWorkflowTool(call.name, parsed.data)
-      : await runToolActivity(call.name, parsed.data, context.workspace);
+      : await runToolActivity(call.name, parsed.data, context);
     if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
     return toolResult(call.id, outcome.output, outcome.isError ?? false);
   } catch (err) {
@@ -48,10 +50,11 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   }
 }
 
-function runToolActivity(name: ToolName, input: unknown, workspace: string | undefined): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue }: DispatchContext): Promise<ToolOutcome> {
   const proxy = AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),
+    ...(toolTaskQueue ? { taskQueue: toolTaskQueue } : {}),
     ...(name === 'bash' ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
   };
   const activity = proxy[name as keyof typeof proxy] as unknown as {

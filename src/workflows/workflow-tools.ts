@@ -24,6 +24,7 @@ export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: Workf
     command: args.command,
     timeoutSeconds: args.timeout,
     ...(ctx.config.workspace ? { workspace: ctx.config.workspace } : {}),
+    ...(ctx.config.toolTaskQueue ? { toolTaskQueue: ctx.config.toolTaskQueue } : {}),
   };
   await ctx.board.start({ taskId, kind: 'command', description: args.command }, 'backgroundJob', [input]);
   return { ok: true, output: `Submitted background task ${taskId}` };
@@ -57,6 +58,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
     ...(config.workspace ? { workspace: config.workspace } : {}),
     ...(config.model ? { model: config.model } : {}),
+    ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
   };
   if (args.run_in_background) {
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);
