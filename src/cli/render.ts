@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { toolSummary } from '../common/tool-schemas';
+import type { StepRecord } from '../common/wire';
 
 /**
  * Turns a run's events into terminal output. Text streams inline; a tool call first ends the
@@ -24,8 +25,10 @@ export class Renderer {
         this.line(pc.cyan(`⏺ ${toolSummary(event.name, event.input, 160)}`));
         return;
       case 'tool_result': {
-        const first = event.preview.split('\n')[0] ?? '';
-        const shown = first.length > 100 ? `${first.slice(0, 99)}…` : first;
+        const lines = event.preview.split('\n');
+        const first = lines[0] ?? '';
+        const more = lines.length > 1 ? ` (+${lines.length - 1} more line${lines.length === 2 ? '' : 's'})` : '';
+        const shown = (first.length > 100 ? `${first.slice(0, 99)}…` : first) + more;
         this.line(event.isError ? pc.red(`  ⎿ ${shown}`) : pc.dim(`  ⎿ ${shown || '(no output)'}`));
         return;
       }
@@ -42,6 +45,8 @@ export class Renderer {
         this.line(pc.blue(event.text));
         return;
       case 'step':
+        this.line(pc.dim(describeStep(event.record as StepRecord)));
+        return;
       case 'model_call':
         return;
       case 'final':
@@ -60,4 +65,15 @@ export class Renderer {
     this.midLine = false;
     this.write(`${text}\n`);
   }
+}
+
+/** `· step 3 next_turn · 2 new results · 188 iterations left`: why the step ended and what is left. */
+export function describeStep(record: StepRecord): string {
+  const parts = [`· step ${record.step_id} ${record.reason}`];
+  if (record.evidence_delta) parts.push(`${record.evidence_delta} new result${record.evidence_delta === 1 ? '' : 's'}`);
+  const left = record.budget_after;
+  if (left && typeof left.iterations === 'number') parts.push(`${left.iterations} iterations left`);
+  if (left && typeof left.tokens === 'number') parts.push(`${left.tokens} tokens left`);
+  if (record.detail) parts.push(record.detail.length > 100 ? `${record.detail.slice(0, 99)}…` : record.detail);
+  return parts.join(' · ');
 }
