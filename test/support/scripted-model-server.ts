@@ -16,6 +16,8 @@ export interface ScriptStep {
   errorMessage?: string;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Streaming only: wait this long between chunks. */
+  chunkDelayMs?: number;
   /** Streaming only: send this many chunks, then cut the connection. */
   breakAfterChunks?: number;
   /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
@@ -211,7 +213,7 @@ async function streamAnswer(
       return;
     }
     res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => (step.chunkDelayMs ? setTimeout(r, step.chunkDelayMs) : setImmediate(r)));
   }
   res.end('data: [DONE]\n\n');
 }

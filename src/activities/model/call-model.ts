@@ -11,7 +11,7 @@ import { toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
-const HEARTBEAT_EVERY_MS = 5_000;
+const HEARTBEAT_EVERY_MS = 2_000;
 
 export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
   const client = new OpenAI({
