@@ -54,7 +54,7 @@ test('follow streams a run started elsewhere while it works, and replays it from
   let asked: (() => void) | undefined;
   const question = new Promise<void>((resolve) => (asked = resolve));
   const following = runCli(['follow', handle.workflowId], env, (out) => {
-    if (out.includes('permission needed')) asked?.();
+    if (out.includes(`bareagent approve ${handle.workflowId}`)) asked?.();
   });
   await question;
   await handle.executeUpdate('decidePermission', { args: [{ requestId: 'call_rm', decision: 'allow' }] });

@@ -116,7 +116,7 @@ test('a finished run shows its static summary and every activity summary in the 
   // "Current Details" is the run's details (phase, iteration, tokens), also rendered in an iframe.
   await page
     .frameLocator('iframe[src*="iteration"]')
-    .getByText(/completed · iteration 3.200 · tokens \d+/)
+    .getByText(/completed · iteration 3.200 · budget left: 197 iterations/)
     .waitFor(WAIT);
   for (const [, text] of expectedRows) await page.getByText(text, { exact: true }).waitFor(WAIT);
   const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');

@@ -12,7 +12,7 @@ import { ScriptedModelServer, type Scenario } from './scripted-model-server';
 import { readTestEnv, type TestEnv } from './test-env';
 
 let runtimeInstalled = false;
-function quietRuntime() {
+export function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   Runtime.install({ logger: new DefaultLogger((process.env.TEST_LOG_LEVEL as 'ERROR') ?? 'ERROR') });

@@ -25,6 +25,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
         waitForJobs: true,
         depth: 0,
         askHuman: true,
+        compaction: {},
       },
     });
   });
@@ -45,6 +46,10 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
       waitForJobs: false,
       depth: 2,
       askHuman: false,
+      compaction: { thresholdTokens: 1000 },
+      acceptance: { command: 'npm test', timeout: 60, maxAttempts: 2 },
+      idleTimeout: '5m',
+      toolTaskQueue: 'laptop',
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });

@@ -105,11 +105,14 @@ test('a job still running when the run ends is cancelled and its process is real
 test('the worker killed during a job, then restarted: the job runs again and its outcome reaches the run', async () => {
   await h.stopWorkers();
   const first = await WorkerProcess.start(h);
-  h.model.setScenario('crash', [
-    { toolCalls: [{ id: 'c', name: 'background_run', arguments: { command: 'echo started >> runs.log; sleep 2; echo finished', task_id: 'slow' } }] },
-    { text: 'Waiting.' },
-    { text: 'The slow job finished.' },
-  ]);
+  // Answers follow the conversation, not the request count: a model call retried after the
+  // kill gets the same answer as the lost one.
+  h.model.setScenario('crash', (body: { messages: Array<{ role: string; content: unknown }> }) => {
+    const text = JSON.stringify(body.messages);
+    if (text.includes('<background-notifications>')) return { text: 'The slow job finished.' };
+    if (text.includes('Submitted background task slow')) return { text: 'Waiting.' };
+    return { toolCalls: [{ id: 'c', name: 'background_run', arguments: { command: 'echo started >> runs.log; sleep 2; echo finished', task_id: 'slow' } }] };
+  });
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'crash', model: 'crash', workspace, permissionMode: 'auto' });
   await waitFor(async () => (readFileSync(path.join(workspace, 'runs.log'), 'utf8').includes('started') ? true : undefined), 'the job to start');

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { quietRuntime } from '../support/harness';
+
+quietRuntime();
 
 test('a non-deterministic change to the workflow code fails the replay of a recorded history', async () => {
   const bundle = await bundleWorkflowCode({

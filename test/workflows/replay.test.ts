@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
+import { quietRuntime } from '../support/harness';
 import { readTestEnv } from '../support/test-env';
+
+quietRuntime();
 
 const dir = path.join(__dirname, '../histories');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
