@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isRunning } from '../support/process-state';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { toolSchemas, type ToolArgs, type ToolName } from '../../src/common/tool-schemas';
@@ -77,6 +78,26 @@ describe('confinement', () => {
     await expect(glob(root, args('glob', { pattern: '*', path: '..' }))).rejects.toThrow('outside the workspace');
     await expect(grep(root, args('grep', { pattern: 'secret', path: '../' }))).rejects.toThrow('outside the workspace');
   });
+  test('write_file through a dangling symlink that points out is refused, and nothing is created outside', async () => {
+    symlinkSync(path.join(outside, 'planted.txt'), path.join(root, 'notes.txt'));
+    symlinkSync(path.join(outside, 'newdir'), path.join(root, 'build'));
+    await expect(writeFile(root, args('write_file', { file_path: 'notes.txt', content: 'x' }))).rejects.toThrow('a symlink leads out');
+    await expect(writeFile(root, args('write_file', { file_path: 'build/out.js', content: 'x' }))).rejects.toThrow('a symlink leads out');
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+    // A dangling symlink that stays inside is an ordinary new file.
+    symlinkSync(path.join(root, 'later.txt'), path.join(root, 'alias.txt'));
+    expect(await writeFile(root, args('write_file', { file_path: 'alias.txt', content: 'in' }))).toBe('Wrote 2 bytes to alias.txt');
+    expect(readFileSync(path.join(root, 'later.txt'), 'utf8')).toBe('in');
+  });
+  test('glob lists nothing outside: not through a symlinked directory, not with ".." hidden in braces or extglobs', async () => {
+    symlinkSync(outside, path.join(root, 'link-out'));
+    expect(await glob(root, args('glob', { pattern: 'link-out/*' }))).toBe('No files matched.');
+    expect(await glob(root, args('glob', { pattern: 'link-out/**' }))).toBe('No files matched.');
+    for (const pattern of ['{x,..}/**', '{a/..,..}/*', '@(..)/*', '+(..)/**']) {
+      await expect(glob(root, args('glob', { pattern }))).rejects.toThrow('must stay inside the workspace');
+    }
+    expect(await glob(root, args('glob', { pattern: 'src/*.{ts,js}' }))).toBe('src/app.ts');
+  });
 });
 
 describe('write_file and edit_file', () => {
@@ -153,11 +174,3 @@ describe('bash', () => {
   });
 });
 
-/** Gone, or a zombie waiting for a reaper that this container may not have. */
-function isRunning(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}

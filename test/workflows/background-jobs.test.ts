@@ -1,3 +1,4 @@
+import { isRunning } from '../support/process-state';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../src/common/messages';
@@ -15,13 +16,6 @@ afterAll(() => h.close());
 
 const systemMessages = (messages: Message[]) => messages.filter((m) => m.role === 'system').map((m) => m.content);
 
-function isRunning(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 test('a job that succeeds and one that fails: submitted at once, notified with the exact text after the tool round', async () => {
   h.model.setScenario('jobs', [

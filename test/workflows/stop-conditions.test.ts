@@ -1,3 +1,4 @@
+import { isRunning } from '../support/process-state';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -117,10 +118,3 @@ test('cancellation closes the run as cancelled after a last step record and kill
   await waitFor(async () => (isRunning(pid) ? undefined : true), 'the bash process to be killed');
 });
 
-function isRunning(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
