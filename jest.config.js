@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The crash tests take minutes: `npm run test:chaos` (jest.chaos.config.js), called by .ci/run.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 120000,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 export interface ShellOptions {
   cwd: string;
@@ -24,8 +24,9 @@ export interface ShellResult {
  * it streams: a command that prints without end cannot fill the worker's memory.
  */
 export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
+  const [file, args] = canIsolate() ? ['unshare', [...ISOLATION, 'bash', '-c', command]] : ['bash', ['-c', command]];
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], {
+    const child = spawn(file, args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -78,6 +79,22 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       resolve({ exitCode: code, output, timedOut, cancelled, truncatedChars });
     });
   });
+}
+
+/**
+ * Commands run in their own user and PID namespaces with their own /proc: the worker, its
+ * environment (`/proc/$PPID/environ` holds OPENAI_API_KEY) and its other processes are out of
+ * sight, and when the command's shell ends every process it left behind ends with it. Needs no
+ * privileges (util-linux `unshare`); where it is unavailable commands run as plain `bash`.
+ * BAREAGENT_BASH_ISOLATION=off turns it off.
+ */
+const ISOLATION = ['--user', '--map-current-user', '--pid', '--fork', '--mount-proc'];
+let isolationWorks: boolean | undefined;
+
+export function canIsolate(): boolean {
+  if (process.env.BAREAGENT_BASH_ISOLATION === 'off') return false;
+  isolationWorks ??= spawnSync('unshare', [...ISOLATION, 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
+  return isolationWorks;
 }
 
 const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'USER', 'SHELL', 'TMPDIR', 'TZ'];

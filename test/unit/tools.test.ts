@@ -1,4 +1,4 @@
-import { isRunning } from '../support/process-state';
+import { isMarkedRunning } from '../support/process-state';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,16 +161,16 @@ describe('bash', () => {
   });
   test('a cancelled command and the children it started are killed', async () => {
     const controller = new AbortController();
-    const pidFile = path.join(root, 'child.pid');
-    const pending = bash(root, args('bash', { command: `sleep 30 & echo $! > ${pidFile}; wait`, timeout: 60 }), {
+    const marker = `bareagent-test-${process.pid}-${Date.now()}`;
+    const pending = bash(root, args('bash', { command: `(exec -a ${marker} sleep 30) & wait`, timeout: 60 }), {
       signal: controller.signal,
     });
     await new Promise((r) => setTimeout(r, 300));
+    expect(isMarkedRunning(marker)).toBe(true);
     controller.abort();
     expect(await pending).toMatch(/^Error: command cancelled/);
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
     await new Promise((r) => setTimeout(r, 100));
-    expect(isRunning(childPid)).toBe(false);
+    expect(isMarkedRunning(marker)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
-import { isRunning } from '../support/process-state';
-import { readFileSync } from 'node:fs';
+import { isMarkedRunning } from '../support/process-state';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../src/common/messages';
 import type { RunStatus, StepRecord } from '../../src/common/wire';
@@ -82,16 +82,17 @@ test('a task id that is still running is refused', async () => {
 });
 
 test('a job still running when the run ends is cancelled and its process is really gone', async () => {
+  const marker = `bareagent-job-${Date.now()}`;
   h.model.setScenario('abandon', [
-    { toolCalls: [{ id: 'a', name: 'background_run', arguments: { command: 'echo $$ > job.pid; exec sleep 60', timeout: 120 } }] },
+    { toolCalls: [{ id: 'a', name: 'background_run', arguments: { command: `touch job.started; exec -a ${marker} sleep 60`, timeout: 120 } }] },
     { toolCalls: [{ id: 'w', name: 'bash', arguments: { command: 'sleep 1' } }] },
     { text: 'Leaving the job behind.' },
   ]);
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'abandon', model: 'abandon', workspace, permissionMode: 'auto', waitForJobs: false });
   await handle.result();
-  const pid = Number(readFileSync(path.join(workspace, 'job.pid'), 'utf8'));
-  await waitFor(async () => (isRunning(pid) ? undefined : true), `job process ${pid} to be killed`);
+  expect(existsSync(path.join(workspace, 'job.started'))).toBe(true);
+  await waitFor(async () => (isMarkedRunning(marker) ? undefined : true), 'the job process to be killed');
   const job = h.client.workflow.getHandle(`${handle.workflowId}.job-1`);
   await waitFor(async () => ((await job.describe()).status.name === 'CANCELLED' ? true : undefined), 'the job workflow to be cancelled');
 });

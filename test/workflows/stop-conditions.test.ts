@@ -1,5 +1,5 @@
-import { isRunning } from '../support/process-state';
-import { readFileSync } from 'node:fs';
+import { isMarkedRunning } from '../support/process-state';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
@@ -105,16 +105,17 @@ test('the iteration limit is a stop with its step record', async () => {
 });
 
 test('cancellation closes the run as cancelled after a last step record and kills a running bash', async () => {
-  h.model.setScenario('cancel-me', [{ toolCalls: [{ name: 'bash', arguments: { command: 'echo $$ > bash.pid; exec sleep 60', timeout: 120 } }] }]);
+  const marker = `bareagent-cancel-${Date.now()}`;
+  h.model.setScenario('cancel-me', [{ toolCalls: [{ name: 'bash', arguments: { command: `touch bash.started; exec -a ${marker} sleep 60`, timeout: 120 } }] }]);
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'long', model: 'cancel-me', workspace, permissionMode: 'auto' });
-  const pid = await waitFor(async () => Number(readFileSync(path.join(workspace, 'bash.pid'), 'utf8')) || undefined, 'bash to start');
+  await waitFor(async () => (existsSync(path.join(workspace, 'bash.started')) && isMarkedRunning(marker) ? true : undefined), 'bash to start');
   await handle.cancel();
   const error = await handle.result().catch((err: unknown) => err);
   expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
   expect((await handle.describe()).status.name).toBe('CANCELLED');
   const steps = await handle.query<StepRecord[]>('steps');
   expect(steps.at(-1)?.reason).toBe('stop:cancelled');
-  await waitFor(async () => (isRunning(pid) ? undefined : true), 'the bash process to be killed');
+  await waitFor(async () => (isMarkedRunning(marker) ? undefined : true), 'the bash process to be killed');
 });
 
