@@ -24,13 +24,27 @@ export function workflowsPath(): string {
   return require.resolve('../workflows');
 }
 
+/** The converter that never throws on an undecodable payload (see src/common/payload-converter.ts). */
+export function payloadConverterPath(): string {
+  return require.resolve('../common/payload-converter');
+}
+
+/** What `bundleWorkflowCode` needs to build the same workflow code a worker builds for itself. */
+export function bundleOptions() {
+  return { workflowsPath: workflowsPath(), payloadConverterPath: payloadConverterPath() };
+}
+
+function withTolerantConverter(dataConverter: DataConverter | undefined): DataConverter {
+  return { ...dataConverter, payloadConverterPath: payloadConverterPath() };
+}
+
 export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities({ provider: options.provider }),
-    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
@@ -49,7 +63,7 @@ export function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connecti
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: { ...toolActivities, runCommand },
-    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    dataConverter: withTolerantConverter(options.dataConverter),
     maxHeartbeatThrottleInterval: '1 second',
   });
 }

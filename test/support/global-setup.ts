@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
-import { workflowsPath } from '../../src/worker/create-worker';
+import { bundleOptions } from '../../src/worker/create-worker';
 import { freePort } from './free-port';
 import type { TestEnv } from './test-env';
 
@@ -20,7 +20,7 @@ export default async function globalSetup(): Promise<void> {
   const address = `127.0.0.1:${port}`;
   const [server, bundle] = await Promise.all([
     ensureDevServer({ address, uiPort, home, startTimeoutMs: 90_000, log: () => undefined }),
-    bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietLogger }),
+    bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }),
   ]);
   const bundlePath = path.join(home, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
