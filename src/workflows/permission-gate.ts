@@ -1,4 +1,4 @@
-import { condition, log, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
 import { describeIssues } from '../common/input';
 import { decidePermissionUpdate, permissionDecisionSignal } from './definitions';
@@ -31,7 +31,8 @@ export class PermissionGate {
     setHandler(decidePermissionUpdate, (raw): PermissionDecisionResult => this.record(raw), {
       validator: (raw) => {
         const problem = this.problemWith(raw);
-        if (problem) throw new Error(problem);
+        // Non-retryable: sending the same decision again cannot make it valid.
+        if (problem) throw ApplicationFailure.create({ type: 'InvalidDecision', message: problem, nonRetryable: true });
       },
     });
   }

@@ -19,7 +19,7 @@ export function describeActivityFailure(err: unknown): { type: string; message: 
   const cause = err instanceof ActivityFailure || err instanceof ChildWorkflowFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) return { type: cause.type ?? 'Error', message: cause.message };
   if (cause instanceof TimeoutFailure) {
-    return { type: 'TimeoutError', message: 'activity timed out; the worker running it may have been lost' };
+    return { type: 'TimeoutError', message: 'timed out; the worker running it may have been lost, so it may or may not have run: check before running it again' };
   }
   if (cause instanceof Error) return { type: cause.name, message: cause.message };
   return { type: 'Error', message: String(cause) };
