@@ -1,0 +1,104 @@
+/** `npm run bench -- [--only overhead,throughput] [--iterations 50] ...`: quick defaults, every loop bounded. */
+import { parseArgs } from 'node:util';
+
+export const SECTION_IDS = ['overhead', 'throughput', 'history', 'memory', 'transfer-poll', 'eager', 'tuning', 'bundle'] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+export interface BenchOptions {
+  only: SectionId[];
+  /** Overhead: iterations per run, and runs per mode. */
+  iterations: number;
+  repeats: number;
+  /** Throughput: concurrent runs per level, and iterations per run. */
+  concurrency: number[];
+  runIterations: number;
+  /** History growth: run lengths, the compaction threshold (tokens), continue-as-new after this many events. */
+  historySizes: number[];
+  compactionThreshold: number;
+  continueAsNewEvents: number;
+  /** Memory: runs left waiting for a human. */
+  waitingRuns: number;
+  /** Config comparisons: the concurrency levels of the worker-tuning section, bundling start-ups per variant. */
+  tuningConcurrency: number[];
+  startups: number;
+  out: string;
+  /** Run the dev servers on a SQLite file, as the embedded server does, instead of in memory. */
+  persistent: boolean;
+}
+
+const USAGE = `npm run bench -- [options]
+  --only <ids>               comma-separated sections: ${SECTION_IDS.join(', ')} (default: all)
+  --iterations <n>           overhead: iterations per run (default 50)
+  --repeats <n>              overhead: runs per mode (default 3)
+  --concurrency <list>       throughput: concurrent runs (default 1,10,50,100)
+  --run-iterations <n>       throughput, eager, tuning: iterations per run (default 10)
+  --history-sizes <list>     history growth: iterations per run (default 10,50,200)
+  --compaction-threshold <n> history growth: compaction threshold in tokens (default 20000)
+  --can-events <n>           history growth: limit.historyCount.suggestContinueAsNew (default 500)
+  --waiting-runs <n>         memory: runs waiting for a human (default 100)
+  --tuning-concurrency <list> worker tuning: concurrent runs (default 50,100)
+  --startups <n>             bundling: worker start-ups per variant (default 3)
+  --persistent               dev servers on a SQLite file (the embedded server's mode) instead of in memory
+  --out <file>               the report (default BENCHMARKS.md)`;
+
+const list = (value: string): number[] =>
+  value.split(',').map((part) => {
+    const n = Number(part.trim());
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`not a positive integer: ${part}`);
+    return n;
+  });
+
+function positive(value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0 || n > max) throw new Error(`expected an integer from 1 to ${max}, got ${value}`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      iterations: { type: 'string' },
+      repeats: { type: 'string' },
+      concurrency: { type: 'string' },
+      'run-iterations': { type: 'string' },
+      'history-sizes': { type: 'string' },
+      'compaction-threshold': { type: 'string' },
+      'can-events': { type: 'string' },
+      'waiting-runs': { type: 'string' },
+      'tuning-concurrency': { type: 'string' },
+      startups: { type: 'string' },
+      persistent: { type: 'boolean', default: false },
+      out: { type: 'string', default: 'BENCHMARKS.md' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = values.only ? values.only.split(',').map((id) => id.trim()) : [...SECTION_IDS];
+  const unknown = only.filter((id) => !(SECTION_IDS as readonly string[]).includes(id));
+  if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(', ')}\n${USAGE}`);
+  const bounded = (xs: number[], max: number) => {
+    if (xs.some((x) => x > max)) throw new Error(`values above ${max} are not allowed here: ${xs.join(',')}`);
+    return xs;
+  };
+  return {
+    only: only as SectionId[],
+    iterations: positive(values.iterations, 50, 2000),
+    repeats: positive(values.repeats, 3, 50),
+    concurrency: bounded(values.concurrency ? list(values.concurrency) : [1, 10, 50, 100], 1000),
+    runIterations: positive(values['run-iterations'], 10, 500),
+    historySizes: bounded(values['history-sizes'] ? list(values['history-sizes']) : [10, 50, 200], 1000),
+    compactionThreshold: positive(values['compaction-threshold'], 20_000, 10_000_000),
+    continueAsNewEvents: positive(values['can-events'], 500, 100_000),
+    waitingRuns: positive(values['waiting-runs'], 100, 1000),
+    tuningConcurrency: bounded(values['tuning-concurrency'] ? list(values['tuning-concurrency']) : [50, 100], 1000),
+    startups: positive(values.startups, 3, 20),
+    persistent: values.persistent ?? false,
+    out: values.out ?? 'BENCHMARKS.md',
+  };
+}

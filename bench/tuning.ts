@@ -1,0 +1,71 @@
+/**
+ * (ii) Worker options at 50–100 concurrent runs: the workflow cache, workflow-task slots and
+ * pollers, each changed alone against the defaults of createBareAgentWorker.
+ */
+import type { BenchContext } from './context';
+import { makeWorkspace } from './conversation';
+import { concurrentRuns, type LoadResult } from './load';
+import { NoiseMeter, describeNoise } from './noise';
+import { stamp, table, type Block } from './report';
+import type { WorkerTuning } from './setup';
+import { ms } from './stats';
+
+const DEFAULTS = 'defaults (cache ≈ heap-sized, 40 workflow-task slots, 10 + 10 pollers)';
+
+/** `firstLevelOnly`: slow enough that one level tells the story (the default bench stays under ~10 minutes). */
+const VARIANTS: Array<{ name: string; tuning?: WorkerTuning; firstLevelOnly?: boolean }> = [
+  { name: DEFAULTS },
+  { name: '`maxCachedWorkflows: 25` (fewer than the runs: evictions, then full replays)', tuning: { maxCachedWorkflows: 25 }, firstLevelOnly: true },
+  { name: '`maxConcurrentWorkflowTaskExecutions: 100`', tuning: { maxConcurrentWorkflowTaskExecutions: 100 } },
+  { name: '`maxConcurrentWorkflowTaskExecutions: 10`', tuning: { maxConcurrentWorkflowTaskExecutions: 10 } },
+  {
+    name: "pollers `{ type: 'autoscaling' }` (workflow and activity)",
+    tuning: { workflowTaskPollerBehavior: { type: 'autoscaling' }, activityTaskPollerBehavior: { type: 'autoscaling' } },
+  },
+  { name: `${DEFAULTS}, again (the spread between the two default rows is the noise)` },
+];
+
+export async function tuning(ctx: BenchContext): Promise<Block> {
+  const { tuningConcurrency, runIterations } = ctx.options;
+  const meter = new NoiseMeter();
+  const server = await ctx.defaultServer();
+  const workspace = makeWorkspace(runIterations, 200);
+  const rows: Array<Array<string | number>> = [];
+  const baseline = new Map<number, LoadResult>();
+  try {
+    for (const [i, variant] of VARIANTS.entries()) {
+      const worker = await ctx.worker(server, `bench-tuning-${i}`, variant.tuning);
+      try {
+        await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
+        for (const concurrency of variant.firstLevelOnly ? tuningConcurrency.slice(0, 1) : tuningConcurrency) {
+          ctx.log(`tuning: ${variant.name} at ${concurrency}`);
+          const r = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency, iterations: runIterations, workspace });
+          if (i === 0) baseline.set(concurrency, r);
+          const base = baseline.get(concurrency);
+          const change = base && i > 0 ? `${(((r.iterationsPerSecond - base.iterationsPerSecond) / base.iterationsPerSecond) * 100).toFixed(0)}%` : '–';
+          rows.push([variant.name, concurrency, r.iterationsPerSecond.toFixed(1), change, ms(r.p50), ms(r.p95), ms(r.cpuPerIteration.bench + r.cpuPerIteration.server)]);
+        }
+      } finally {
+        await worker.stop();
+      }
+    }
+  } finally {
+    workspace.dispose();
+  }
+  const noise = meter.stop();
+  return {
+    id: 'tuning',
+    markdown: [
+      '## (ii) Worker cache, slots and pollers',
+      '',
+      stamp(ctx.command),
+      '',
+      `Runs of ${runIterations} iterations, all started at once, one worker per variant on the same server; one option changed at a time, ` +
+        'the defaults measured first and again last. A difference smaller than the one between the two default rows is noise.',
+      '',
+      table(['worker options', 'concurrent runs', 'iterations/s', 'vs defaults', 'iteration p50', 'iteration p95', 'CPU per iteration (bench process + server)'], rows),
+      '',
+      `Noise: ${describeNoise(noise)}.`,
+    ].join('\n'),
+  };
+}
