@@ -1,36 +1,38 @@
 /** (i) Eager activity dispatch on the dev server (`system.enableActivityEagerExecution`), with and without. */
 import type { BenchContext } from './context';
 import { makeWorkspace } from './conversation';
-import { concurrentRuns, latencyProfile, type LoadResult, type ProfileResult } from './load';
+import { concurrentRuns, latencyProfile, type LoadResult } from './load';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
-import { ms } from './stats';
+import { ms, summarize } from './stats';
+
+const SINGLE_RUNS = 3;
 
 export async function eager(ctx: BenchContext): Promise<Block> {
   const { iterations, runIterations } = ctx.options;
   const meter = new NoiseMeter();
   const workspace = makeWorkspace(Math.max(iterations, runIterations), 200);
-  const rows: Array<{ name: string; single: ProfileResult; load: LoadResult }> = [];
+  const off = await ctx.server({ eager: false });
+  const on = await ctx.defaultServer();
+  const variants = [
+    { name: 'off (the server default)', server: off, worker: await ctx.worker(off, 'bench-eager-off'), latencies: [] as number[], load: undefined as LoadResult | undefined },
+    { name: 'on (`system.enableActivityEagerExecution=true`, src/server/dev-server.ts)', server: on, worker: await ctx.worker(on, 'bench-eager-on'), latencies: [] as number[], load: undefined as LoadResult | undefined },
+  ];
   try {
-    for (const on of [false, true]) {
-      const server = on ? await ctx.defaultServer() : await ctx.server({ eager: false });
-      const worker = await ctx.worker(server, `bench-eager-${on ? 'on' : 'off'}`);
-      try {
-        ctx.log(`eager: ${on ? 'on' : 'off'}`);
-        await latencyProfile(ctx, server, worker.taskQueue, { iterations: 5, workspace }); // warm-up
-        const single = await latencyProfile(ctx, server, worker.taskQueue, { iterations, workspace });
-        const load = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 50, iterations: runIterations, workspace });
-        rows.push({ name: on ? 'on (`system.enableActivityEagerExecution=true`, src/server/dev-server.ts)' : 'off (the server default)', single, load });
-      } finally {
-        await worker.stop();
-        if (!on) await server.stop();
-      }
+    for (const v of variants) await latencyProfile(ctx, v.server, v.worker.taskQueue, { iterations: 5, workspace }); // warm-up
+    ctx.log(`eager: ${SINGLE_RUNS} single runs each, alternating, then 50 concurrent runs each`);
+    for (let r = 0; r < SINGLE_RUNS; r++) {
+      for (const v of variants) v.latencies.push(...(await latencyProfile(ctx, v.server, v.worker.taskQueue, { iterations, workspace })).latencies);
     }
+    for (const v of variants) v.load = await concurrentRuns(ctx, v.server, v.worker.taskQueue, { concurrency: 50, iterations: runIterations, workspace });
   } finally {
+    for (const v of variants) await v.worker.stop();
+    await off.stop();
     workspace.dispose();
   }
   const noise = meter.stop();
-  const [off, on] = rows;
+  const rows = variants.map((v) => ({ name: v.name, single: summarize(v.latencies), load: v.load! }));
+  const [before, after] = rows;
   return {
     id: 'eager',
     markdown: [
@@ -38,18 +40,19 @@ export async function eager(ctx: BenchContext): Promise<Block> {
       '',
       stamp(ctx.command),
       '',
-      `One run of ${iterations} iterations (\`stream: false\`), then 50 concurrent runs of ${runIterations}; both servers otherwise as src/server/dev-server.ts starts them. ` +
-        'With eager dispatch the worker gets the activity in the reply to the workflow task that scheduled it, skipping matching.',
+      `${SINGLE_RUNS} runs of ${iterations} iterations each (\`stream: false\`), alternating between the two servers, then 50 concurrent runs of ${runIterations} on each; ` +
+        'both servers otherwise as src/server/dev-server.ts starts them. With eager dispatch the worker gets the activity in the reply to the workflow task that scheduled it, skipping matching.',
       '',
       table(
         ['eager dispatch', 'one run: p50', 'one run: p95', '50 runs: iterations/s', '50 runs: p95'],
         rows.map((r) => [r.name, ms(r.single.p50), ms(r.single.p95), r.load.iterationsPerSecond.toFixed(1), ms(r.load.p95)]),
       ),
       '',
-      off && on ? `Off → on: p50 ${ms(off.single.p50)} → ${ms(on.single.p50)} per iteration; ${off.load.iterationsPerSecond.toFixed(1)} → ${on.load.iterationsPerSecond.toFixed(1)} iterations/s at 50 runs.` : '',
+      before && after
+        ? `Off → on: p50 ${ms(before.single.p50)} → ${ms(after.single.p50)} per iteration; ${before.load.iterationsPerSecond.toFixed(1)} → ${after.load.iterationsPerSecond.toFixed(1)} iterations/s at 50 runs.`
+        : '',
       '',
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
   };
 }
-

@@ -26,9 +26,6 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
   const meter = new NoiseMeter();
   const server = await ctx.defaultServer();
   const worker = await ctx.worker(server, 'bench-overhead');
-  // The embedded server (`npm run server`, `bareagent run`) keeps its state in a SQLite file.
-  const fileServer = ctx.options.persistent ? undefined : await ctx.server({ persistent: true });
-  const fileWorker = fileServer ? await ctx.worker(fileServer, 'bench-overhead-file') : undefined;
   const workspace = makeWorkspace(iterations, 200);
   const provider = { baseURL: ctx.model.url, requestTimeoutMs: 30_000 };
 
@@ -45,19 +42,16 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
     });
     into?.latencies.push(...iterationLatencies(conversation));
   };
-  const durable = (stream: boolean, on = server, queue = worker.taskQueue) => async (n: number, into?: ModeResult) => {
-    const run = await runScripted(on, ctx.model, { iterations: n, workspace, taskQueue: queue, input: { stream }, prefix: 'overhead' });
+  const durable = (stream: boolean) => async (n: number, into?: ModeResult) => {
+    const run = await runScripted(server, ctx.model, { iterations: n, workspace, taskQueue: worker.taskQueue, input: { stream }, prefix: 'overhead' });
     if (!into) return;
     into.latencies.push(...iterationLatencies(run.conversation));
-    into.breakdown = timeBreakdown(await fetchEvents(on.client, run.handle.workflowId), n + 1);
+    into.breakdown = timeBreakdown(await fetchEvents(server.client, run.handle.workflowId), n + 1);
   };
   const modes = [
     { name: 'plain loop (in-process, same activities and loop modules)', run: plain },
     { name: '`agentRun`, `stream: false` (like for like)', run: durable(false) },
     { name: '`agentRun`, default input (`stream: true`)', run: durable(true) },
-    ...(fileServer && fileWorker
-      ? [{ name: '`agentRun`, `stream: false`, dev server on a SQLite file (as the embedded server)', run: durable(false, fileServer, fileWorker.taskQueue) }]
-      : []),
   ];
   const results = modes.map((): ModeResult => ({ latencies: [], model: [], tool: [] }));
   try {
@@ -71,8 +65,6 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
     }
   } finally {
     await worker.stop();
-    await fileWorker?.stop();
-    await fileServer?.stop();
     workspace.dispose();
   }
   const noise = meter.stop();

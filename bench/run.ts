@@ -11,6 +11,7 @@ import { parseOptions, type SectionId } from './options';
 import { overhead } from './overhead';
 import { machineBlock, writeReport, type Block } from './report';
 import { bundleOnce, startModel } from './setup';
+import { sqlite } from './sqlite';
 import { throughput } from './throughput';
 import { bundling } from './bundling';
 import { eager } from './eager';
@@ -26,6 +27,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   eager,
   tuning,
   bundle: bundling,
+  sqlite,
 };
 
 async function main(): Promise<void> {

@@ -22,6 +22,8 @@ export interface ServerOptions {
   dynamicConfig?: DynamicConfig;
   /** A SQLite file as the embedded server uses, instead of memory. */
   persistent?: boolean;
+  /** `--sqlite-pragma KEY=VALUE` flags (e.g. journal_mode=wal). */
+  sqlitePragmas?: Record<string, string>;
 }
 
 export interface BenchServer {
@@ -37,7 +39,10 @@ export interface BenchServer {
 
 export function dynamicConfigArgs(options: ServerOptions): string[] {
   const values: DynamicConfig = { ...(options.eager === false ? { 'system.enableActivityEagerExecution': false } : {}), ...options.dynamicConfig };
-  return Object.entries(values).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+  return [
+    ...Object.entries(values).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    ...Object.entries(options.sqlitePragmas ?? {}).flatMap(([key, value]) => ['--sqlite-pragma', `${key}=${value}`]),
+  ];
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<BenchServer> {
