@@ -4,7 +4,7 @@ import { forgetRequests, latenciesOf, runScripted, type ScriptedRun } from './ag
 import type { Workspace } from './conversation';
 import type { BenchContext } from './context';
 import type { BenchServer } from './setup';
-import { processCpuSeconds } from './noise';
+import { NoiseMeter, processCpuSeconds } from './noise';
 import { summarize } from './stats';
 
 export interface LoadResult {
@@ -17,6 +17,8 @@ export interface LoadResult {
   p95: number;
   /** CPU ms per iteration: this process (worker unless `workerPid`, scripted model, client), the dev server, a worker process. */
   cpuPerIteration: { bench: number; server: number; worker?: number };
+  /** Share of the machine's CPU that other processes used meanwhile (0..1): how far to trust this row. */
+  others: number;
 }
 
 export async function concurrentRuns(
@@ -25,6 +27,7 @@ export async function concurrentRuns(
   taskQueue: string,
   spec: { concurrency: number; iterations: number; workspace: Workspace; input?: Partial<AgentRunInput>; workerPid?: number },
 ): Promise<LoadResult> {
+  const meter = new NoiseMeter();
   const started = performance.now();
   const cpuBefore = { bench: process.cpuUsage(), server: processCpuSeconds(server.pid), worker: processCpuSeconds(spec.workerPid) };
   const runs: ScriptedRun[] = await Promise.all(
@@ -33,6 +36,7 @@ export async function concurrentRuns(
     ),
   );
   const wallMs = performance.now() - started;
+  const others = meter.stop().others;
   const benchCpu = process.cpuUsage(cpuBefore.bench);
   const serverCpu = processCpuSeconds(server.pid) - cpuBefore.server;
   const workerCpu = processCpuSeconds(spec.workerPid) - cpuBefore.worker;
@@ -51,6 +55,7 @@ export async function concurrentRuns(
       server: (serverCpu * 1000) / iterations,
       ...(spec.workerPid ? { worker: (workerCpu * 1000) / iterations } : {}),
     },
+    others,
   };
 }
 

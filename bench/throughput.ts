@@ -53,7 +53,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
         'Iterations per second count every model turn over the wall time from the first start to the last result.',
       '',
       table(
-        ['concurrent runs', 'iterations/s', 'iteration p50', 'iteration p95', 'wall', 'CPU per iteration: bench process', 'CPU per iteration: dev server'],
+        ['concurrent runs', 'iterations/s', 'iteration p50', 'iteration p95', 'wall', 'CPU per iteration: bench process', 'CPU per iteration: dev server', "other processes' CPU meanwhile"],
         results.map((r) => [
           r.concurrency,
           r.iterationsPerSecond.toFixed(1),
@@ -62,6 +62,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
           ms(r.wallMs, 0),
           ms(r.cpuPerIteration.bench),
           ms(r.cpuPerIteration.server),
+          `${Math.round(r.others * 100)}%`,
         ]),
       ),
       '',

@@ -28,31 +28,46 @@ const VARIANTS: Array<{ name: string; tuning?: WorkerTuning; firstLevelOnly?: bo
 export async function tuning(ctx: BenchContext): Promise<Block> {
   const { tuningConcurrency, runIterations } = ctx.options;
   const meter = new NoiseMeter();
-  const server = await ctx.defaultServer();
   const workspace = makeWorkspace(runIterations, 200);
   const rows: Array<Array<string | number>> = [];
-  const baseline = new Map<number, LoadResult>();
+  const measured: Array<{ variant: number; result: LoadResult }> = [];
   try {
     for (const [i, variant] of VARIANTS.entries()) {
+      // A fresh server per variant: none inherits what the previous ones left (runs, histories, caches).
+      const server = await ctx.server({});
       const worker = await ctx.worker(server, `bench-tuning-${i}`, variant.tuning);
       try {
         await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
         for (const concurrency of variant.firstLevelOnly ? tuningConcurrency.slice(0, 1) : tuningConcurrency) {
           ctx.log(`tuning: ${variant.name} at ${concurrency}`);
-          const r = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency, iterations: runIterations, workspace });
-          if (i === 0) baseline.set(concurrency, r);
-          const base = baseline.get(concurrency);
-          const change = base && i > 0 ? `${(((r.iterationsPerSecond - base.iterationsPerSecond) / base.iterationsPerSecond) * 100).toFixed(0)}%` : '–';
-          rows.push([variant.name, concurrency, r.iterationsPerSecond.toFixed(1), change, ms(r.p50), ms(r.p95), ms(r.cpuPerIteration.bench + r.cpuPerIteration.server)]);
+          measured.push({ variant: i, result: await concurrentRuns(ctx, server, worker.taskQueue, { concurrency, iterations: runIterations, workspace }) });
         }
       } finally {
         await worker.stop();
+        await server.stop();
       }
     }
   } finally {
     workspace.dispose();
   }
   const noise = meter.stop();
+  // The defaults are measured first and last: "vs defaults" compares with their mean at the same level.
+  const isDefaults = (i: number) => VARIANTS[i]!.name.startsWith(DEFAULTS);
+  for (const { variant, result: r } of measured) {
+    const defaults = measured.filter((m) => isDefaults(m.variant) && m.result.concurrency === r.concurrency).map((m) => m.result.iterationsPerSecond);
+    const base = defaults.reduce((a, b) => a + b, 0) / defaults.length;
+    const change = isDefaults(variant) ? '–' : `${(((r.iterationsPerSecond - base) / base) * 100).toFixed(0)}%`;
+    rows.push([
+      VARIANTS[variant]!.name,
+      r.concurrency,
+      r.iterationsPerSecond.toFixed(1),
+      change,
+      ms(r.p50),
+      ms(r.p95),
+      ms(r.cpuPerIteration.bench + r.cpuPerIteration.server),
+      `${Math.round(r.others * 100)}%`,
+    ]);
+  }
   return {
     id: 'tuning',
     markdown: [
@@ -60,10 +75,13 @@ export async function tuning(ctx: BenchContext): Promise<Block> {
       '',
       stamp(ctx.command),
       '',
-      `Runs of ${runIterations} iterations, all started at once, one worker per variant on the same server; one option changed at a time, ` +
-        'the defaults measured first and again last. A difference smaller than the one between the two default rows is noise.',
+      `Runs of ${runIterations} iterations, all started at once, a fresh dev server and worker per variant; one option changed at a time, ` +
+        'the defaults measured first and again last. A difference smaller than the one between the default rows, or a row taken while other processes used much CPU, is noise.',
       '',
-      table(['worker options', 'concurrent runs', 'iterations/s', 'vs defaults', 'iteration p50', 'iteration p95', 'CPU per iteration (bench process + server)'], rows),
+      table(
+        ['worker options', 'concurrent runs', 'iterations/s', 'vs defaults (mean of the default rows)', 'iteration p50', 'iteration p95', 'CPU per iteration (bench process + server)', 'other processes\' CPU meanwhile'],
+        rows,
+      ),
       '',
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
