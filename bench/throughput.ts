@@ -19,6 +19,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
   const workspace = makeWorkspace(runIterations, 200);
   const results: LoadResult[] = [];
   let separate: LoadResult | undefined;
+  let unstreamed: LoadResult | undefined;
   const separateAt = concurrency.includes(THROUGHPUT_TARGET.concurrency) ? THROUGHPUT_TARGET.concurrency : Math.max(...concurrency);
   try {
     await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
@@ -26,6 +27,9 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       ctx.log(`throughput: ${c} concurrent runs of ${runIterations} iterations`);
       results.push(await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: c, iterations: runIterations, workspace }));
     }
+    // Streaming costs a signal (and often one more workflow task) per model call: the same load without it.
+    ctx.log(`throughput: ${separateAt} concurrent runs with stream: false`);
+    unstreamed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { stream: false } });
     await worker.stop();
     // The same load with the worker in its own process: the CPU of worker, server and scripted model apart.
     const taskQueue = `bench-throughput-process-${randomUUID().slice(0, 8)}`;
@@ -68,6 +72,13 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       '',
       targetLine(results),
       '',
+      ...(unstreamed
+        ? [
+            `The same ${unstreamed.concurrency} runs with \`stream: false\` (no signal from the model-call activity to the run's stream): ` +
+              `${unstreamed.iterationsPerSecond.toFixed(1)} iterations/s, p95 ${ms(unstreamed.p95)}, CPU per iteration ${ms(unstreamed.cpuPerIteration.bench)} + ${ms(unstreamed.cpuPerIteration.server)} (bench process + dev server).`,
+            '',
+          ]
+        : []),
       ...(separate
         ? [
             `The same ${separate.concurrency} runs with the worker in its own process (\`node --import tsx src/worker.ts\`): ${separate.iterationsPerSecond.toFixed(1)} iterations/s, p95 ${ms(separate.p95)}; ` +
