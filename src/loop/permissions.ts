@@ -1,7 +1,12 @@
 import type { PermissionMode, PermissionRules } from '../common/input';
 import { mainArgument, TOOL_NAMES } from '../common/tool-schemas';
-import { commandSegments, isAutoSafeCommand, isComposedCommand, isDangerousCommand } from './bash-patterns';
-import { anyRuleMatches, parseRule, ruleMatches, type PermissionRule } from './permission-rules';
+import { isAutoSafeArgv } from './auto-safe-commands';
+import { normalizeCommand, type NormalizedCommand } from './command-normalize';
+import { matchCommandRule, type RuleMatch } from './command-rules';
+import { isDangerous } from './dangerous-commands';
+import { parseRule, type PermissionRule } from './permission-rules';
+import { parseShell, type ShellParse } from './shell-parse';
+import { canonicalPath, canonicalPrefix } from './workspace-path';
 
 export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 export interface PermissionDecision {
@@ -21,6 +26,8 @@ export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([
 /** Tools that only read: they never ask, in any mode. */
 export const SAFE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep', 'todo_read']);
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
+const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
+const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -34,6 +41,21 @@ export function createPolicy(mode: PermissionMode, rules: PermissionRules = {}):
 
 const decide = (behavior: PermissionBehavior, reason: string): PermissionDecision => ({ behavior, reason });
 
+/** What a file tool's rule is compared with: the canonical workspace-relative path. */
+function ruleTarget(tool: string, input: unknown): string {
+  const args = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  if (FILE_TOOLS.has(tool)) return canonicalPath(typeof args.file_path === 'string' ? args.file_path : '');
+  if (SEARCH_TOOLS.has(tool)) return canonicalPath(typeof args.path === 'string' ? args.path : '.');
+  return mainArgument(tool, input).trim();
+}
+
+function pathRuleMatches(rule: PermissionRule, tool: string, target: string): boolean {
+  if (rule.tool !== tool) return false;
+  const isPath = FILE_TOOLS.has(tool) || SEARCH_TOOLS.has(tool);
+  const wanted = isPath ? (rule.prefix ? canonicalPrefix(rule.argument ?? '') : canonicalPath(rule.argument ?? '')) : (rule.argument ?? '');
+  return rule.prefix ? target.startsWith(wanted) : target === wanted;
+}
+
 /**
  * BareAgent's guard (DESIGN.md section 4): the order of the checks is the policy. A deny rule
  * wins in every mode, bypass included: bypass skips questions, not the user's explicit refusals.
@@ -41,15 +63,15 @@ const decide = (behavior: PermissionBehavior, reason: string): PermissionDecisio
 export function checkPermission(policy: PermissionPolicy, tool: string, input: unknown): PermissionDecision {
   // Nothing runs for a name without a handler; asking a human about it would be noise.
   if (!KNOWN_TOOL_NAMES.has(tool)) return decide('allow', 'no such tool');
-  const argument = mainArgument(tool, input);
-  if (COMMAND_TOOLS.has(tool)) return checkCommand(policy, tool, argument);
-  if (anyRuleMatches(policy.deny, tool, argument)) return decide('deny', 'deny rule');
+  if (COMMAND_TOOLS.has(tool)) return checkCommand(policy, tool, mainArgument(tool, input));
+  const target = ruleTarget(tool, input);
+  if (policy.deny.some((rule) => pathRuleMatches(rule, tool, target))) return decide('deny', 'deny rule');
   if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
   // The child inherits this policy (or a stricter type's), so each of its calls is guarded in turn.
   if (tool === 'subagent') return decide('allow', "a subagent's own tool calls are guarded");
   if (SAFE_TOOLS.has(tool)) return decide('allow', 'read-only tool');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
-  if (anyRuleMatches(policy.allow, tool, argument)) return decide('allow', 'allow rule');
+  if (policy.allow.some((rule) => pathRuleMatches(rule, tool, target))) return decide('allow', 'allow rule');
   if (tool === 'edit_file') return decide('allow', 'file edits run without asking');
   if (tool === 'write_file') {
     return policy.mode === 'default' ? decide('ask', 'write_file asks in default mode') : decide('allow', 'auto mode');
@@ -57,35 +79,91 @@ export function checkPermission(policy: PermissionPolicy, tool: string, input: u
   return decide('ask', `${tool} needs confirmation`);
 }
 
+/** A command line, parsed and with each simple command normalised (nested scripts included). */
+interface AnalysedCommand {
+  raw: string;
+  shell: ShellParse;
+  commands: NormalizedCommand[];
+}
+
+function analyse(raw: string): AnalysedCommand {
+  const shell = parseShell(raw);
+  return { raw, shell, commands: shell.commands.flatMap((c) => normalizeCommand(c.words)) };
+}
+
 /** A command tool's rules may name the tool itself or `bash`. */
 const namesCommandTool = (rule: PermissionRule, tool: string): boolean => rule.tool === tool || rule.tool === 'bash';
+const isBareRule = (rule: PermissionRule): boolean => rule.prefix && (rule.argument ?? '') === '';
 
-/** A deny rule catches its command anywhere in a chain: `ls && git push` hits `bash(git push*)`. */
-function commandDenied(rules: readonly PermissionRule[], tool: string, command: string): boolean {
-  const parts = [command, ...commandSegments(command)];
-  return rules.some((rule) => namesCommandTool(rule, tool) && parts.some((part) => ruleMatches(rule, rule.tool, part)));
+/** `yes` if a deny rule matches any simple command; `maybe` if the command hides what it runs. */
+function denyMatch(rules: readonly PermissionRule[], command: AnalysedCommand): RuleMatch {
+  if (rules.some(isBareRule)) return 'yes';
+  let result: RuleMatch = command.shell.parsed ? 'no' : 'maybe';
+  for (const rule of rules) {
+    for (const simple of command.commands) {
+      const match = matchCommandRule(rule, simple);
+      if (match === 'yes') return 'yes';
+      if (match === 'maybe') result = 'maybe';
+    }
+  }
+  return result;
 }
+
+/** Options a wrapper may pass that change what an allowed command does (`NODE_OPTIONS=...`, `git -c`). */
+const RISKY_WRAPPERS: ReadonlySet<string> = new Set(['assign', 'env', 'git-config', 'sudo', 'doas']);
 
 /**
- * An allow rule's prefix does not stretch over a chain: `bash(npm test*)` allows `npm test -- x`
- * but not `npm test; curl ... | sh`. A bare `bash` rule allows every command, as written.
+ * An allow rule covers a command only when every simple command in it matches an allow rule or
+ * is read-only, and the command is literal: `bash(npm test*)` does not cover `npm test; curl x`
+ * nor `npm test $(curl x)`. A bare `bash` rule allows every command, as written.
  */
-function commandAllowed(rules: readonly PermissionRule[], tool: string, command: string): boolean {
-  return rules.some((rule) => {
-    if (!namesCommandTool(rule, tool) || !ruleMatches(rule, rule.tool, command)) return false;
-    const prefix = rule.argument ?? '';
-    return !rule.prefix || prefix === '' || !isComposedCommand(command.trim().slice(prefix.length));
-  });
+function commandAllowed(rules: readonly PermissionRule[], command: AnalysedCommand): boolean {
+  if (rules.some(isBareRule)) return true;
+  if (rules.length === 0 || !command.shell.literal || !command.shell.parsed) return false;
+  let used = false;
+  for (const simple of command.shell.commands) {
+    const normalized = normalizeCommand(simple.words);
+    const byRule =
+      normalized.length > 0 &&
+      normalized.every(
+        (n) => n.certain && !n.wrappers.some((w) => RISKY_WRAPPERS.has(w)) && rules.some((rule) => matchCommandRule(rule, n) === 'yes'),
+      );
+    if (byRule) used = true;
+    else if (!isAutoSafeArgv(simple.words.map((w) => w.text))) return false;
+  }
+  return used;
 }
 
-function checkCommand(policy: PermissionPolicy, tool: string, command: string): PermissionDecision {
-  if (commandDenied(policy.deny, tool, command)) return decide('deny', 'deny rule');
-  if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
-  if (isDangerousCommand(command)) {
-    return policy.mode === 'plan' ? decide('deny', 'plan mode is read-only') : decide('ask', 'dangerous command');
+/** Read-only: literal, and every simple command, as written, is on an allow-list. */
+function autoSafe(command: AnalysedCommand): boolean {
+  if (!command.shell.literal || !command.shell.parsed || command.shell.commands.length === 0) return false;
+  return command.shell.commands.every((simple) => isAutoSafeArgv(simple.words.map((w) => w.text)));
+}
+
+function checkCommand(policy: PermissionPolicy, tool: string, raw: string): PermissionDecision {
+  const { mode } = policy;
+  const command = analyse(raw);
+  const denyRules = policy.deny.filter((rule) => namesCommandTool(rule, tool));
+  const denied = denyMatch(denyRules, command);
+  if (denied === 'yes') return decide('deny', 'deny rule');
+  if (denied === 'maybe' && denyRules.length > 0) {
+    const reason = 'the command could not be checked against the deny rules';
+    return mode === 'plan' || mode === 'bypass' ? decide('deny', reason) : decide('ask', reason);
   }
-  if (policy.mode !== 'plan' && commandAllowed(policy.allow, tool, command)) return decide('allow', 'allow rule');
-  if (isAutoSafeCommand(command)) return decide('allow', 'read-only command');
-  if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
-  return policy.mode === 'auto' ? decide('allow', 'auto mode') : decide('ask', 'command needs confirmation');
+  if (mode === 'bypass') return decide('allow', 'bypass mode');
+  const redirects = command.shell.commands.flatMap((c) => c.redirects);
+  if (isDangerous(raw, command.commands, redirects)) {
+    return mode === 'plan' ? decide('deny', 'plan mode is read-only') : decide('ask', 'dangerous command');
+  }
+  const allowRules = policy.allow.filter((rule) => namesCommandTool(rule, tool));
+  if (mode !== 'plan' && commandAllowed(allowRules, command)) return decide('allow', 'allow rule');
+  if (autoSafe(command)) return decide('allow', 'read-only command');
+  if (mode === 'plan') return decide('deny', 'plan mode is read-only');
+  if (!command.shell.parsed) return decide('ask', 'the command could not be parsed');
+  if (mode === 'auto') {
+    // Whatever a computed command name turns out to be, it was never checked against the list above.
+    const computed = command.commands.some((c) => c.argv[0] !== undefined && !c.argv[0].literal);
+    return computed ? decide('ask', 'the command name is computed') : decide('allow', 'auto mode');
+  }
+  return decide('ask', 'command needs confirmation');
 }

@@ -18,6 +18,8 @@ export interface StepInput {
   evidence: number;
   calls: readonly ToolCall[];
   detail?: string | undefined;
+  /** Shown on steps that ran commands: how they were confined. */
+  sandbox?: string | undefined;
 }
 
 /** Seed 003: each step keeps why it ended and what it cost, not a bare continue flag. */
@@ -30,5 +32,6 @@ export function stepRecord(input: StepInput): StepRecord {
     evidence_delta: input.evidence,
     tools: input.calls.map((call) => toolSummary(call.name, call.input, 80)),
     ...(input.detail ? { detail: input.detail } : {}),
+    ...(input.sandbox ? { sandbox: input.sandbox } : {}),
   };
 }
