@@ -1,9 +1,10 @@
 import { isMarkedRunning } from '../support/process-state';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { toolSchemas, type ToolArgs, type ToolName } from '../../src/common/tool-schemas';
 import { bash } from '../../src/activities/tools/bash';
+import { braceSize } from '../../src/activities/tools/brace-size';
 import { editFile } from '../../src/activities/tools/edit-file';
 import { glob } from '../../src/activities/tools/glob';
 import { grep } from '../../src/activities/tools/grep';
@@ -100,6 +101,23 @@ describe('confinement', () => {
   });
 });
 
+describe('symlinks that stay inside', () => {
+  test('a symlinked file and a symlinked directory inside the workspace are read, written and grepped as usual', async () => {
+    symlinkSync('src/app.ts', path.join(root, 'app-alias.ts'));
+    symlinkSync(path.join(root, 'src'), path.join(root, 'link-in'));
+    expect(await readFile(root, args('read_file', { file_path: 'app-alias.ts', limit: 1 }))).toBe('1: const a = 1;');
+    expect(await editFile(root, args('edit_file', { file_path: 'app-alias.ts', old_text: 'a = 1', new_text: 'a = 3' }))).toBe(
+      'Edited app-alias.ts',
+    );
+    expect(readFileSync(path.join(root, 'src', 'app.ts'), 'utf8')).toContain('const a = 3;');
+    expect(await writeFile(root, args('write_file', { file_path: 'link-in/new/deep.txt', content: 'x' }))).toBe(
+      'Wrote 1 bytes to link-in/new/deep.txt',
+    );
+    expect(readFileSync(path.join(root, 'src', 'new', 'deep.txt'), 'utf8')).toBe('x');
+    expect(await grep(root, args('grep', { pattern: 'const b', path: 'link-in' }))).toBe('link-in/app.ts:2: const b = 2;');
+  });
+});
+
 describe('write_file and edit_file', () => {
   test('write_file creates parent folders', async () => {
     expect(await writeFile(root, args('write_file', { file_path: 'docs/new/guide.md', content: 'hello' }))).toBe(
@@ -117,6 +135,50 @@ describe('write_file and edit_file', () => {
   });
 });
 
+describe('edit_file limits', () => {
+  test('a file over 10 MB and an over-long old_text or new_text are refused with clear errors', async () => {
+    writeFileSync(path.join(root, 'huge.log'), 'x');
+    truncateSync(path.join(root, 'huge.log'), 10 * 1024 * 1024 + 1);
+    await expect(editFile(root, args('edit_file', { file_path: 'huge.log', old_text: 'x', new_text: 'y' }))).rejects.toMatchObject({
+      name: 'FileTooLargeError',
+      message: expect.stringContaining('File is too large to edit: huge.log has 10485761 bytes'),
+    });
+    const long = 'x'.repeat(1024 * 1024 + 1);
+    await expect(editFile(root, args('edit_file', { file_path: 'README.md', old_text: long, new_text: 'y' }))).rejects.toThrow(
+      'old_text is too long',
+    );
+    await expect(editFile(root, args('edit_file', { file_path: 'README.md', old_text: 'TODO', new_text: long }))).rejects.toThrow(
+      'new_text is too long',
+    );
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toBe('# Demo\nTODO: write docs\n');
+  });
+});
+
+describe('brace expansion size', () => {
+  test.each([
+    ['src/**/*.ts', 1, 0],
+    ['src/*.{ts,js}', 2, 0],
+    ['{a,b}{c,d}', 4, 0],
+    ['{a,{b,c}}x', 3, 0],
+    ['{x{a,b}y,z}', 3, 0],
+    ['{,a}', 2, 0],
+    ['{a}', 1, 0],
+    ['x{a,b', 1, 0],
+    ['\\{a,b}', 1, 0],
+    ['{1..10}', 10, 10],
+    ['{a..e}', 5, 5],
+    ['{0..100..5}', 21, 21],
+    ['{01..10}{a,b}', 20, 10],
+    ['{{a,b},{c,{d,e}}}{1..3}', 15, 3],
+  ])('%s expands to %d patterns, largest range %d', (pattern, alternatives, largestRange) => {
+    expect(braceSize(pattern)).toEqual({ alternatives, largestRange });
+  });
+  test('counts without expanding: a billion alternatives and deep nesting are instant', () => {
+    expect(braceSize('{a,b}'.repeat(30)).alternatives).toBe(2 ** 30);
+    expect(braceSize(`${'{'.repeat(100_000)}a${'}'.repeat(100_000)}`).alternatives).toBe(1);
+  });
+});
+
 describe('glob and grep', () => {
   test('glob lists matching files relative to the workspace', async () => {
     expect(await glob(root, args('glob', { pattern: '**/*.ts' }))).toBe('src/app.ts');
@@ -128,6 +190,16 @@ describe('glob and grep', () => {
     expect(await grep(root, args('grep', { pattern: 'TODO|const a', include: '*.md' }))).toBe('README.md:2: TODO: write docs');
     expect(await grep(root, args('grep', { pattern: 'zebra' }))).toBe('No matches found.');
     await expect(grep(root, args('grep', { pattern: '(' }))).rejects.toThrow('Invalid regular expression');
+  });
+  test('grep takes JS-flavoured patterns where RE2 has the same meaning', async () => {
+    expect(await grep(root, args('grep', { pattern: '(?<word>TODO):\\s\\w+' }))).toBe('README.md:2: TODO: write docs');
+    expect(await grep(root, args('grep', { pattern: '\\u0054ODO' }))).toBe('README.md:2: TODO: write docs');
+    expect(await grep(root, args('grep', { pattern: '^export \\{ a, b \\};$' }))).toBe('src/app.ts:3: export { a, b };');
+    // An escaped paren before `?=` is an optional literal paren, not a lookahead.
+    expect(await grep(root, args('grep', { pattern: 'a \\(?= 1' }))).toBe('src/app.ts:1: const a = 1;');
+    await expect(grep(root, args('grep', { pattern: '(?<!x)TODO' }))).rejects.toThrow(
+      'lookaround are not supported; the grep tool uses RE2 syntax',
+    );
   });
   test('grep stops at 1000 matches and skips files over 1 MB', async () => {
     writeFileSync(path.join(root, 'many.txt'), 'hit\n'.repeat(1500));

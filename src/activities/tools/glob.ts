@@ -1,6 +1,7 @@
 import fg from 'fast-glob';
 import { ToolError, WorkspaceEscapeError } from '../../common/errors';
 import type { ToolArgs } from '../../common/tool-schemas';
+import { refuseExpensivePattern } from './brace-size';
 import { MAX_GLOB_RESULTS } from './limits';
 import { displayPath, resolveInWorkspace } from './workspace';
 import path from 'node:path';
@@ -10,6 +11,7 @@ export async function glob(root: string, args: ToolArgs<'glob'>): Promise<string
   if (path.isAbsolute(args.pattern) || args.pattern.split(/[\\/{},()|]/).includes('..')) {
     throw new ToolError(`Pattern "${args.pattern}" must stay inside the workspace (no absolute paths, no "..")`);
   }
+  refuseExpensivePattern(args.pattern);
   const base = resolveInWorkspace(root, args.path);
   const matches = await fg(args.pattern, {
     cwd: base,

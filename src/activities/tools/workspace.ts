@@ -30,7 +30,7 @@ export function displayPath(root: string, absolute: string): string {
   return path.relative(root, absolute) || '.';
 }
 
-function isInside(root: string, candidate: string): boolean {
+export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -1,16 +1,14 @@
-import { mkdir, writeFile as fsWriteFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { ToolArgs } from '../../common/tool-schemas';
-import { explainFsError } from './fs-errors';
-import { resolveInWorkspace } from './workspace';
+import { replaceContent } from './file-io';
+import { openInWorkspace } from './safe-open';
 
 export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
-  const file = resolveInWorkspace(root, args.file_path);
+  const content = Buffer.from(args.content, 'utf8');
+  const { handle } = await openInWorkspace(root, args.file_path, 'write');
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await fsWriteFile(file, args.content, 'utf8');
-  } catch (err) {
-    throw explainFsError(err, args.file_path);
+    await replaceContent(handle, content);
+  } finally {
+    await handle.close();
   }
-  return `Wrote ${Buffer.byteLength(args.content, 'utf8')} bytes to ${args.file_path}`;
+  return `Wrote ${content.length} bytes to ${args.file_path}`;
 }

@@ -1,0 +1,172 @@
+import { constants, existsSync, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError, WorkspaceEscapeError } from '../../common/errors';
+import { explainFsError, fileKind, HardLinkError, notARegularFile } from './fs-errors';
+import { isInside, resolveInWorkspace } from './workspace';
+
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+
+/**
+ * Every open refuses a symlink as its last component (symlinks are resolved here, one hop at a
+ * time, and each target checked) and returns at once on a FIFO instead of waiting for a writer:
+ * four blocked opens would hold every libuv threadpool thread, so every fs call of the worker.
+ */
+const NO_FOLLOW = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+const DIRECTORY = O_RDONLY | O_DIRECTORY | NO_FOLLOW;
+const MAX_SYMLINK_HOPS = 40;
+
+/** `read` may open a directory (the caller says what it wants); `write` creates missing parents and the file. */
+export type OpenIntent = 'read' | 'write' | 'edit';
+const FLAGS: Record<OpenIntent, number> = {
+  read: O_RDONLY | NO_FOLLOW,
+  // No O_TRUNC: nothing is changed before the opened file has been checked.
+  write: O_WRONLY | O_CREAT | NO_FOLLOW,
+  edit: O_RDWR | NO_FOLLOW,
+};
+
+export interface OpenedFile {
+  handle: FileHandle;
+  stats: Stats;
+  /** Where the opened file really is, read back from the kernel after the open. */
+  realPath: string;
+}
+
+/**
+ * Opens a model-given path inside the workspace, immune by construction to symlink swaps: each
+ * directory is opened below the previous one's descriptor (`/proc/self/fd/<fd>/<name>` acts as
+ * openat), never through a path the kernel would re-resolve, and what was opened is checked on
+ * the descriptor before a single byte is read or written.
+ */
+export async function openInWorkspace(root: string, requested: string, intent: OpenIntent): Promise<OpenedFile> {
+  const absolute = resolveInWorkspace(root, requested); // `~`, absolute and `..`, with their messages
+  requireProcFd();
+  let handle: FileHandle;
+  try {
+    handle = await openBeneath(root, path.relative(root, absolute), intent, requested);
+  } catch (err) {
+    throw explainFsError(err, requested);
+  }
+  try {
+    return await verifyOpened(root, handle, requested, intent);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/**
+ * Opens a file that a directory walk found (no symlink as last component), for reading only:
+ * reading cannot change anything, so checking the descriptor after the open is enough.
+ */
+export async function openFoundFile(root: string, absolute: string): Promise<OpenedFile> {
+  requireProcFd();
+  const handle = await open(absolute, FLAGS.read);
+  try {
+    const opened = await verifyOpened(root, handle, path.relative(root, absolute), 'read');
+    if (!opened.stats.isFile()) throw notARegularFile(path.relative(root, absolute), fileKind(opened.stats));
+    return opened;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+async function verifyOpened(root: string, handle: FileHandle, requested: string, intent: OpenIntent): Promise<OpenedFile> {
+  const stats = await handle.stat();
+  if (!stats.isFile() && !(intent === 'read' && stats.isDirectory())) throw notARegularFile(requested, fileKind(stats));
+  const realPath = await readlink(`/proc/self/fd/${handle.fd}`);
+  if (!isInside(root, realPath)) {
+    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: what was opened lies outside of it`);
+  }
+  if (intent !== 'read' && stats.nlink > 1) {
+    throw new HardLinkError(`${requested} has more than one hard link; refusing to write through it`);
+  }
+  return { handle, stats, realPath };
+}
+
+async function openBeneath(root: string, relative: string, intent: OpenIntent, requested: string): Promise<FileHandle> {
+  let parts = relative.split(path.sep).filter((part) => part !== '' && part !== '.');
+  for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
+    const opened = await walk(root, parts, intent, requested);
+    if (!Array.isArray(opened)) return opened;
+    parts = opened;
+  }
+  throw new ToolError(`Path "${requested}" has too many levels of symbolic links`);
+}
+
+/** Opens `parts` one by one below the root; on a symlink, returns the parts to walk instead. */
+async function walk(root: string, parts: string[], intent: OpenIntent, requested: string): Promise<FileHandle | string[]> {
+  if (parts.length === 0) return open(root, FLAGS[intent], 0o666);
+  let dir = await open(root, DIRECTORY);
+  let created = 0;
+  try {
+    for (let i = 0; i < parts.length; i++) {
+      const at = `/proc/self/fd/${dir.fd}/${parts[i]}`;
+      const last = i === parts.length - 1;
+      const rest = parts.slice(i + 1);
+      if (last) {
+        const found = await lstat(at).catch(ignoreMissing);
+        if (found?.isSymbolicLink()) return await symlinkTarget(root, dir, at, requested, parts);
+        // Not even opened: opening a device can have effects of its own.
+        if (found && !found.isFile() && !found.isDirectory()) throw notARegularFile(requested, fileKind(found));
+      }
+      let next: FileHandle;
+      try {
+        next = await open(at, last ? FLAGS[intent] : DIRECTORY, 0o666);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if ((code === 'ELOOP' || code === 'ENOTDIR') && (await lstat(at).catch(ignoreMissing))?.isSymbolicLink()) {
+          const target = await symlinkTarget(root, dir, at, requested, parts);
+          return target === parts ? parts : [...target, ...rest];
+        }
+        if (code === 'ENOENT' && !last && intent === 'write' && created++ < parts.length) {
+          await mkdir(at).catch((mkdirErr: NodeJS.ErrnoException) => {
+            if (mkdirErr.code !== 'EEXIST') throw mkdirErr;
+          });
+          i -= 1; // open what now stands there, checked like the rest
+          continue;
+        }
+        throw err;
+      }
+      if (last) return next;
+      const parent = dir;
+      dir = next;
+      await parent.close();
+    }
+    throw new Error('unreachable: the last part returns');
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * The symlink's target, resolved against the real directory holding it, as parts below the root
+ * (`retry` itself when the link vanished meanwhile: the walk starts over).
+ */
+async function symlinkTarget(root: string, dir: FileHandle, at: string, requested: string, retry: string[]): Promise<string[]> {
+  let target: string;
+  try {
+    target = await readlink(at);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EINVAL' || (err as NodeJS.ErrnoException).code === 'ENOENT') return retry;
+    throw err;
+  }
+  const absolute = path.resolve(await readlink(`/proc/self/fd/${dir.fd}`), target);
+  if (!isInside(root, absolute)) {
+    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
+  }
+  return path.relative(root, absolute).split(path.sep).filter((part) => part !== '');
+}
+
+function ignoreMissing(err: NodeJS.ErrnoException): undefined {
+  if (err.code === 'ENOENT') return undefined;
+  throw err;
+}
+
+let procChecked = false;
+function requireProcFd(): void {
+  if (procChecked) return;
+  if (!existsSync('/proc/self/fd')) throw new ToolError('The file tools need Linux /proc/self/fd to open files safely');
+  procChecked = true;
+}
