@@ -11,6 +11,7 @@ import { parseOptions, type SectionId } from './options';
 import { overhead } from './overhead';
 import { machineBlock, writeReport, type Block } from './report';
 import { bundleOnce, startModel } from './setup';
+import { sandbox } from './sandbox';
 import { sqlite } from './sqlite';
 import { throughput } from './throughput';
 import { bundling } from './bundling';
@@ -28,6 +29,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   tuning,
   bundle: bundling,
   sqlite,
+  sandbox,
 };
 
 async function main(): Promise<void> {

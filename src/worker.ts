@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { providerConfigFromEnv } from './activities/model/model-request';
 import { dataConverterFromEnv } from './codec/data-converter';
 import { connectionFromEnv } from './common/config';
+import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
 import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
 
@@ -29,6 +30,7 @@ export async function runWorker(): Promise<void> {
     });
     const encryption = dataConverter ? ', payloads encrypted' : '';
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);
+    console.error(sandboxLogLine());
     const toolQueue = process.env.BAREAGENT_TOOL_TASK_QUEUE;
     if (!toolQueue) return await worker.run();
     // This machine holds workspaces: runs started with `toolTaskQueue` set to this queue run their tools here.

@@ -1,9 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import type { SandboxKind, SandboxRequest } from '../common/sandbox';
+import { prepareCommand, type PreparedCommand } from './sandbox/prepare-command';
+
+export { commandEnv } from './sandbox/command-env';
 
 export interface ShellOptions {
-  cwd: string;
+  /** The real path of the run's workspace: the only host directory the command may write (see `sandbox.writableWorkspace`). */
+  workspace: string;
+  /** Where the command starts; the workspace when unset. */
+  cwd?: string;
+  sandbox: SandboxRequest;
   timeoutMs: number;
-  env: NodeJS.ProcessEnv;
   maxChars: number;
   signal?: AbortSignal;
   /** Called while the command runs, so an activity can heartbeat. */
@@ -16,19 +23,35 @@ export interface ShellResult {
   timedOut: boolean;
   cancelled: boolean;
   truncatedChars: number;
+  sandbox: SandboxKind;
 }
 
+/** The default for callers that were not told: no network, nothing extra visible, workspace writable. */
+export const DEFAULT_SANDBOX_REQUEST: SandboxRequest = { network: 'none', readOnlyPaths: [], writableWorkspace: true };
+
 /**
- * Runs `bash -c` in its own process group, so that a timeout or a cancellation kills the
- * command and every child it started. Output (stdout and stderr interleaved) is capped while
- * it streams: a command that prints without end cannot fill the worker's memory.
+ * Runs `bash -c` inside the sandbox (src/activities/sandbox/), in its own process group, so that
+ * a timeout or a cancellation kills the command and every child it started: bwrap runs with
+ * --die-with-parent and its own PID namespace, so when the group goes the namespace goes with
+ * it. Output (stdout and stderr interleaved) is capped while it streams: a command that prints
+ * without end cannot fill the worker's memory. Throws SandboxError when the command must not run.
  */
-export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
-  const [file, args] = canIsolate() ? ['unshare', [...ISOLATION, 'bash', '-c', command]] : ['bash', ['-c', command]];
+export async function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
+  const prepared = await prepareCommand(command, { workspace: options.workspace, cwd: options.cwd ?? options.workspace, sandbox: options.sandbox });
+  try {
+    return { ...(await runProcess(prepared, options)), sandbox: prepared.kind };
+  } finally {
+    await prepared.cleanup();
+  }
+}
+
+type ProcessResult = Omit<ShellResult, 'sandbox'>;
+
+function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: options.env,
+    const child = spawn(prepared.file, prepared.args, {
+      cwd: prepared.cwd,
+      env: prepared.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -68,6 +91,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     child.on('error', (err) => {
       clearTimeout(timer);
       if (ticker) clearInterval(ticker);
+      options.signal?.removeEventListener('abort', onAbort);
       reject(err);
     });
     child.on('close', (code) => {
@@ -79,29 +103,4 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       resolve({ exitCode: code, output, timedOut, cancelled, truncatedChars });
     });
   });
-}
-
-/**
- * Commands run in their own user and PID namespaces with their own /proc: the worker, its
- * environment (`/proc/$PPID/environ` holds OPENAI_API_KEY) and its other processes are out of
- * sight, and when the command's shell ends every process it left behind ends with it. Needs no
- * privileges (util-linux `unshare`); where it is unavailable commands run as plain `bash`.
- * BAREAGENT_BASH_ISOLATION=off turns it off.
- */
-const ISOLATION = ['--user', '--map-current-user', '--pid', '--fork', '--mount-proc'];
-let isolationWorks: boolean | undefined;
-
-export function canIsolate(): boolean {
-  if (process.env.BAREAGENT_BASH_ISOLATION === 'off') return false;
-  isolationWorks ??= spawnSync('unshare', [...ISOLATION, 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
-  return isolationWorks;
-}
-
-const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'USER', 'SHELL', 'TMPDIR', 'TZ'];
-
-/** The worker's secrets stay with the worker: commands see only a small, plain environment. */
-export function commandEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of PASSED_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return { ...env, ...extra };
 }

@@ -1,3 +1,5 @@
+import type { SandboxKind, SandboxRequest } from './sandbox';
+
 /** A background job (a `backgroundJob` child, or a subagent run in the background) as the parent tracks it. */
 export interface JobInfo {
   taskId: string;
@@ -15,6 +17,8 @@ export interface BackgroundJobInput {
   workspace?: string;
   /** The worker that holds the workspace runs the command. */
   toolTaskQueue?: string;
+  /** How the command is confined; the default sandbox (no network, writable workspace) when absent. */
+  sandbox?: SandboxRequest;
 }
 
 /** Sent by a finished job to its parent, by workflow id so it reaches the run after continue-as-new. */
@@ -28,6 +32,8 @@ export interface CommandResult {
   exitCode: number | null;
   output: string;
   timedOut: boolean;
+  /** How the command was confined. */
+  sandbox?: SandboxKind;
 }
 
 /** A subagent's permission question, mirrored in its parent's `status` so a human sees it. */

@@ -1,10 +1,21 @@
+import type { SandboxKind, SandboxRequest } from './sandbox';
+
 /** What a tool activity gets: plain JSON, the workspace it is confined to and the parsed arguments. */
 export interface ToolRequest {
   workspace?: string;
   input: unknown;
+  /** How the run's commands are confined (bash); the default sandbox when absent. */
+  sandbox?: SandboxRequest;
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */
 export type ToolOutcome =
-  | { ok: true; output: string; /** a refusal worded by the tool itself, e.g. the subagent depth limit */ isError?: boolean }
+  | {
+      ok: true;
+      output: string;
+      /** a refusal worded by the tool itself, e.g. the subagent depth limit */
+      isError?: boolean;
+      /** how a command tool (bash) was confined */
+      sandbox?: SandboxKind;
+    }
   | { ok: false; errorType: string; message: string };

@@ -1,21 +1,28 @@
+import type { SandboxKind, SandboxRequest } from '../../common/sandbox';
 import type { ToolArgs } from '../../common/tool-schemas';
-import { commandEnv, runShell } from '../shell';
+import { DEFAULT_SANDBOX_REQUEST, runShell } from '../shell';
 import { MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 export interface BashContext {
   signal?: AbortSignal;
   onTick?: () => void;
+  /** What the run's sandbox opens up; no network and a writable workspace when absent. */
+  sandbox?: SandboxRequest;
+  /** Told how the command was confined (for the tool outcome). */
+  onSandbox?: (kind: SandboxKind) => void;
 }
 
 /** BareAgent's bash: a failure or a timeout is an ordinary result the model reads. */
 export async function bash(root: string, args: ToolArgs<'bash'>, context: BashContext = {}): Promise<string> {
+  const { sandbox, onSandbox, ...rest } = context;
   const result = await runShell(args.command, {
-    cwd: root,
+    workspace: root,
+    sandbox: sandbox ?? DEFAULT_SANDBOX_REQUEST,
     timeoutMs: args.timeout * 1000,
-    env: commandEnv(),
     maxChars: MAX_TOOL_OUTPUT_CHARS,
-    ...context,
+    ...rest,
   });
+  onSandbox?.(result.sandbox);
   const note = result.truncatedChars ? `\n[output truncated: ${result.truncatedChars} more characters]` : '';
   const output = result.output + note;
   if (result.timedOut) return `Error: command timed out after ${args.timeout} seconds${output ? `\n${output}` : ''}`;

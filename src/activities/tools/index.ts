@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { describeIssues } from '../../common/input';
+import type { SandboxKind } from '../../common/sandbox';
 import type { ToolOutcome, ToolRequest } from '../../common/tool-outcome';
 import { toolSchemas, type ToolArgs, type ToolName } from '../../common/tool-schemas';
 import { bash } from './bash';
@@ -10,7 +11,8 @@ import { readFile } from './read-file';
 import { workspaceRoot } from './workspace';
 import { writeFile } from './write-file';
 
-type Handler<N extends ToolName> = (root: string, args: ToolArgs<N>) => Promise<string>;
+/** A handler returns its output, or its output and how it was confined (bash). */
+type Handler<N extends ToolName> = (root: string, args: ToolArgs<N>, request: ToolRequest) => Promise<string | { output: string; sandbox: SandboxKind }>;
 
 function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
   return async (request: ToolRequest): Promise<ToolOutcome> => {
@@ -20,7 +22,8 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
     }
     try {
       const root = workspaceRoot(request.workspace);
-      return { ok: true, output: await handler(root, parsed.data as ToolArgs<N>) };
+      const result = await handler(root, parsed.data as ToolArgs<N>, request);
+      return typeof result === 'string' ? { ok: true, output: result } : { ok: true, output: result.output, sandbox: result.sandbox };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       return { ok: false, errorType: error.name, message: error.message };
@@ -35,8 +38,15 @@ export const toolActivities = {
   edit_file: toolActivity('edit_file', editFile),
   glob: toolActivity('glob', glob),
   grep: toolActivity('grep', grep),
-  bash: toolActivity('bash', (root, args) => {
+  bash: toolActivity('bash', async (root, args, request) => {
     const context = Context.current();
-    return bash(root, args, { signal: context.cancellationSignal, onTick: () => context.heartbeat() });
+    let sandbox: SandboxKind = 'bubblewrap';
+    const output = await bash(root, args, {
+      signal: context.cancellationSignal,
+      onTick: () => context.heartbeat(),
+      ...(request.sandbox ? { sandbox: request.sandbox } : {}),
+      onSandbox: (kind) => (sandbox = kind),
+    });
+    return { output, sandbox };
   }),
 };

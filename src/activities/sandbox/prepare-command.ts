@@ -1,0 +1,105 @@
+import type { SandboxKind, SandboxRequest } from '../../common/sandbox';
+import { commandEnv } from './command-env';
+import { bwrapArgs, type SandboxNetworkPlan } from './bwrap-args';
+import { findBinary } from './find-binary';
+import { existingRealPaths, hostView } from './host-view';
+import { launcherArgs } from './launcher';
+import { networkCapError } from './network-cap';
+import { startHostProxy, type HostProxy } from './network-proxy';
+import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
+import { probeBwrap, unavailableMessage } from './sandbox-check';
+import { SandboxConfigError, sandboxSettings, type SandboxSettings } from './sandbox-config';
+import { sandboxBaseEnv, SANDBOX_PATH } from './sandbox-env';
+import { SandboxError } from './sandbox-error';
+
+/** Inside the sandbox's own network namespace any port is free: socat listens here for the proxy. */
+const PROXY_PORT = 3128;
+
+export interface PreparedCommand {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  kind: SandboxKind;
+  /** Stops the proxy and removes the cgroup; call once the process has ended. */
+  cleanup(): Promise<void>;
+}
+
+export interface CommandPlace {
+  workspace: string;
+  cwd: string;
+  sandbox: SandboxRequest;
+}
+
+/** How one command will be started: unconfined `bash -c` when the operator switched the sandbox off, else bwrap. Throws SandboxError when it must not run. */
+export async function prepareCommand(command: string, place: CommandPlace): Promise<PreparedCommand> {
+  const settings = readSettings();
+  if (!settings.enabled) {
+    return { file: 'bash', args: ['-c', command], env: commandEnv(), cwd: place.cwd, kind: 'off', cleanup: async () => {} };
+  }
+  // Binding / as the workspace would show the whole host, read-write.
+  if (place.workspace === '/') throw new SandboxError('Sandbox: the workspace cannot be the root directory /');
+  const capError = networkCapError(place.sandbox.network, settings.maxNetwork);
+  if (capError) throw new SandboxError(`Sandbox: ${capError}`);
+  const bwrap = findBinary(settings.bwrap, process.env.PATH) ?? settings.bwrap;
+  const probe = probeBwrap(bwrap);
+  if (!probe.ok) throw new SandboxError(unavailableMessage(probe));
+  let proxy: HostProxy | undefined;
+  let cgroup: PidsCgroup | undefined;
+  try {
+    const network = await networkPlan(place.sandbox);
+    proxy = network.proxy;
+    const env = sandboxBaseEnv();
+    const args = bwrapArgs({
+      ...hostView(),
+      workspace: place.workspace,
+      writableWorkspace: place.sandbox.writableWorkspace,
+      cwd: place.cwd,
+      readOnlyPaths: existingRealPaths([...settings.readPaths, ...place.sandbox.readOnlyPaths]),
+      writablePaths: settings.writePaths,
+      network: network.plan,
+      env,
+      command,
+    });
+    cgroup = createPidsCgroup(settings.limits.maxProcesses);
+    const started = { proxy, cgroup };
+    return {
+      file: '/bin/bash',
+      args: launcherArgs(settings.limits, cgroup?.procsFile, [bwrap, ...args]),
+      // bwrap's own /proc/<pid>/environ is readable inside (it is pid 1 there): it gets the sandbox's environment only.
+      env,
+      cwd: place.workspace,
+      kind: 'bubblewrap',
+      cleanup: async () => {
+        await started.proxy?.close();
+        // The namespace's last processes may take a few ms to be reaped: the cgroup goes in the
+        // background (killing any straggler) rather than delaying the result.
+        void started.cgroup?.remove();
+      },
+    };
+  } catch (err) {
+    await proxy?.close();
+    await cgroup?.remove();
+    throw err;
+  }
+}
+
+function readSettings(): SandboxSettings {
+  try {
+    return sandboxSettings();
+  } catch (err) {
+    if (err instanceof SandboxConfigError) throw new SandboxError(`Sandbox misconfigured: ${err.message}`);
+    throw err;
+  }
+}
+
+async function networkPlan(sandbox: SandboxRequest): Promise<{ plan: SandboxNetworkPlan; proxy?: HostProxy }> {
+  if (sandbox.network === 'none') return { plan: { kind: 'none' } };
+  if (sandbox.network === 'full') return { plan: { kind: 'full' } };
+  const socat = findBinary('socat', SANDBOX_PATH);
+  if (!socat) {
+    throw new SandboxError('Sandbox: the run allows network hosts, which needs socat inside the sandbox, and socat is not installed on this worker (apt-get install socat)');
+  }
+  const proxy = await startHostProxy(sandbox.network.allowHosts);
+  return { plan: { kind: 'proxy', socketDir: proxy.socketDir, port: PROXY_PORT, socat }, proxy };
+}
