@@ -11,6 +11,14 @@ export interface RunFlags {
   maxIterations?: string;
   approvalTimeout?: string;
   stream?: boolean;
+  network?: string;
+  readPath?: string[];
+}
+
+/** `--network none|full|host,host`: the run's sandbox network choice. */
+function networkFlag(value: string): unknown {
+  if (value === 'none' || value === 'full') return value;
+  return { allowHosts: value.split(',').map((host) => host.trim()).filter(Boolean) };
 }
 
 /** Command-line flags to a validated `AgentRunInput`; a bad flag is reported before anything starts. */
@@ -27,6 +35,14 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.maxIterations ? { maxIterations: Number(flags.maxIterations) } : {}),
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
+    ...(flags.network || flags.readPath?.length
+      ? {
+          sandbox: {
+            ...(flags.network ? { network: networkFlag(flags.network) } : {}),
+            ...(flags.readPath?.length ? { readOnlyPaths: flags.readPath.map((dir) => path.resolve(dir)) } : {}),
+          },
+        }
+      : {}),
   };
   const parsed = parseAgentRunInput(input);
   if (!parsed.ok) throw new UsageError(parsed.message);

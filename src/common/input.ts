@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidRule } from '../loop/permission-rules';
+import { SandboxInput } from './sandbox';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
 export const DurationString = z.union([
@@ -75,6 +76,11 @@ export const AgentRunInput = z.strictObject({
    * acceptance check run there (workers on other machines run the workflow and model calls).
    */
   toolTaskQueue: z.string().min(1).optional(),
+  /**
+   * What the run's commands may reach beyond the default sandbox: the network (`none` unless the
+   * run opts in, within what the worker's operator permits) and extra read-only paths.
+   */
+  sandbox: SandboxInput.default({ network: 'none', readOnlyPaths: [] }),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

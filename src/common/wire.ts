@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Usage } from './messages';
+import type { SandboxKind } from './sandbox';
 
 /** Argument of the `permissionDecision` signal and the `decidePermission` update. */
 export const PermissionDecisionInput = z.strictObject({
@@ -45,6 +46,17 @@ export interface RunStatus {
   /** One line: `budget left: 188 iterations · 41,200 tokens · ...`. */
   budgetLeft: string;
   queuedFollowUps: number;
+  sandbox: SandboxStatus;
+}
+
+/** How the run's commands are confined, as `status` shows it. */
+export interface SandboxStatus {
+  /** `none`, `full` or `hosts: a, b`. */
+  network: string;
+  workspace: 'read-write' | 'read-only';
+  readOnlyPaths: string[];
+  /** What the worker reported for the last command: `bubblewrap`, or `off` when its operator turned the sandbox off. */
+  enforcement: SandboxKind | 'no command run yet';
 }
 
 /** Seed 003: what each step was for and what it cost. */
@@ -58,6 +70,8 @@ export interface StepRecord {
   evidence_delta: number;
   tools: string[];
   detail?: string;
+  /** On steps that ran commands: `network none · workspace read-write · bubblewrap`. */
+  sandbox?: string;
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

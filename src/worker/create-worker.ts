@@ -1,8 +1,6 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { createActivities } from '../activities';
-import { runCommand } from '../activities/commands';
-import { toolActivities } from '../activities/tools';
+import { createActivities, createToolActivities } from '../activities';
 import type { ProviderConfig } from '../activities/model/model-request';
 
 export interface BareAgentWorkerOptions {
@@ -62,7 +60,7 @@ export function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connecti
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: { ...toolActivities, runCommand },
+    activities: createToolActivities(),
     dataConverter: withTolerantConverter(options.dataConverter),
     maxHeartbeatThrottleInterval: '1 second',
   });

@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AgentRunConfig } from '../common/input';
+import { sandboxRequest } from './sandbox-request';
 
 export interface AcceptanceResult {
   passed: boolean;
@@ -18,7 +19,12 @@ export async function runAcceptance(config: AgentRunConfig): Promise<AcceptanceR
     ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}),
   });
   const result = await runCommand.executeWithOptions({ summary: `acceptance ${check.command}`.slice(0, 200) }, [
-    { command: check.command, timeoutSeconds: check.timeout, ...(config.workspace ? { workspace: config.workspace } : {}) },
+    {
+      command: check.command,
+      timeoutSeconds: check.timeout,
+      sandbox: sandboxRequest(config),
+      ...(config.workspace ? { workspace: config.workspace } : {}),
+    },
   ]);
   const passed = result.exitCode === 0 && !result.timedOut;
   const status = result.timedOut ? `timed out after ${check.timeout} seconds` : `exit code ${result.exitCode ?? 'signal'}`;

@@ -6,6 +6,7 @@ import {
   ContinueAsNew,
   isCancellation,
   log,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -14,9 +15,10 @@ import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
 import { describeIssues, parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
 import type { JobFinished } from '../common/jobs';
+import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
 import { type ToolArgs, type ToolName } from '../common/tool-schemas';
-import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunPhase, type RunStatus } from '../common/wire';
+import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunPhase, type RunStatus, type SandboxStatus } from '../common/wire';
 import type { ModelRequest } from '../activities/model/model-request';
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
@@ -26,10 +28,13 @@ import { createFailureStreak, errorKindOf, observeFailure } from '../loop/failur
 import { actionFingerprint, evidenceHash } from '../loop/fingerprint';
 import { observe, REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
-import { checkPermission, createPolicy } from '../loop/permissions';
+import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
+import { checkPermissionV1 } from '../loop/permissions-v1';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
 import type { StopReason } from '../loop/stop-reasons';
 import { runAcceptance } from './acceptance';
+import './shell-quote-loader';
+import { sandboxRequest } from './sandbox-request';
 import { modelActivities } from './activity-proxies';
 import { notifyParent } from './background-job';
 import { compactHistory } from './compaction-step';
@@ -52,6 +57,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   return new AgentRun(config, isRunState(resume) ? resume : undefined).run();
 }
 
+/** The patch that moved the guard from pattern lists to parsed commands (issue 12). */
+const PARSED_SHELL_GUARD = 'parsed-shell-guard';
 const MAX_TRUNCATION_RECOVERIES = 3;
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
@@ -67,9 +74,13 @@ class AgentRun {
   private readonly board: JobBoard;
   private readonly human: HumanChannel;
   private readonly policy;
+  private readonly guard: typeof checkPermission;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
+  private readonly sandbox: SandboxRequest;
+  /** How the worker confined the last command; unknown until one ran. */
+  private sandboxKind: SandboxKind | undefined;
   private readonly workflowId = workflowInfo().workflowId;
   private sent: { array: Message[] | undefined; count: number; epoch: number } = { array: undefined, count: 0, epoch: 0 };
 
@@ -81,10 +92,13 @@ class AgentRun {
     this.stream = new WorkflowStream(carried?.stream);
     this.events = this.stream.topic<RunEvent>(EVENTS_TOPIC);
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
+    // Runs that started under the pattern-list guard keep its decisions on replay; new runs parse commands.
+    this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
     this.compaction = { ...DEFAULT_COMPACTION, ...config.compaction };
+    this.sandbox = sandboxRequest(config);
     this.human = new HumanChannel({
       config,
       workflowId: this.workflowId,
@@ -304,8 +318,12 @@ class AgentRun {
       const result = await dispatchToolCall(call, {
         workspace: this.config.workspace,
         toolTaskQueue: this.config.toolTaskQueue,
+        sandbox: this.sandbox,
+        observeSandbox: (kind) => {
+          this.sandboxKind = kind;
+        },
         offered: this.offered,
-        checkPermission: (name, args) => checkPermission(this.policy, name, args),
+        checkPermission: (name, args): PermissionDecision => this.guard(this.policy, name, args),
         askHuman: (c, args, decision) => this.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
@@ -328,7 +346,23 @@ class AgentRun {
     // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = warned ? [...results, { type: 'text', text: REPEATED_ACTION_MESSAGE }] : results;
     this.state.messages.push({ role: 'user', content });
-    this.recordStep(warned ? 'next_turn:repeated_action_warned' : 'next_turn', before, evidence, calls);
+    const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
+    this.recordStep(warned ? 'next_turn:repeated_action_warned' : 'next_turn', before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
+  }
+
+  /** `network none · workspace read-write · bubblewrap`: what a step's commands could reach. */
+  private sandboxLine(): string {
+    const status = this.sandboxStatus();
+    return `network ${status.network} · workspace ${status.workspace} · ${status.enforcement}`;
+  }
+
+  private sandboxStatus(): SandboxStatus {
+    return {
+      network: describeNetwork(this.sandbox.network),
+      workspace: this.sandbox.writableWorkspace ? 'read-write' : 'read-only',
+      readOnlyPaths: this.sandbox.readOnlyPaths,
+      enforcement: this.sandboxKind ?? 'no command run yet',
+    };
   }
 
   /** The same tool failing the same way 3 times running stops the run; any success in between resets. */
@@ -387,6 +421,7 @@ class AgentRun {
       model: this.config.model ?? null,
       budgetLeft: formatRemaining(this.state.budget, this.limits, Date.now()),
       queuedFollowUps: this.state.followUps.length,
+      sandbox: this.sandboxStatus(),
     };
   }
 
@@ -422,8 +457,9 @@ class AgentRun {
     return budgetSnapshot(this.state.budget, this.limits, Date.now());
   }
 
-  private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string) {
-    const record = stepRecord({ stepId: (this.state.steps.at(-1)?.step_id ?? 0) + 1, reason, before, after: this.budget(), evidence, calls, detail });
+  private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string) {
+    const stepId = (this.state.steps.at(-1)?.step_id ?? 0) + 1;
+    const record = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox });
     this.state.steps.push(record);
     this.publish({ type: 'step', record });
     return record;

@@ -22,7 +22,12 @@ export async function backgroundJob(input: BackgroundJobInput): Promise<JobFinis
   let outcome: JobFinished;
   try {
     const result = await runCommand.executeWithOptions({ summary: `background ${input.command}`.slice(0, 200) }, [
-      { command: input.command, timeoutSeconds: input.timeoutSeconds, ...(input.workspace ? { workspace: input.workspace } : {}) },
+      {
+        command: input.command,
+        timeoutSeconds: input.timeoutSeconds,
+        ...(input.workspace ? { workspace: input.workspace } : {}),
+        ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+      },
     ]);
     outcome = { taskId: input.taskId, ...commandOutcome(result, input.timeoutSeconds) };
   } catch (err) {

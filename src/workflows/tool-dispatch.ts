@@ -1,6 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import { describeIssues } from '../common/input';
 import { type ToolCall, type ToolResultBlock } from '../common/messages';
+import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
 import type { PermissionDecision } from '../loop/permissions';
@@ -12,6 +13,10 @@ export interface DispatchContext {
   workspace: string | undefined;
   /** Where tool activities run: the worker that holds the workspace (default: the run's own queue). */
   toolTaskQueue: string | undefined;
+  /** How the run's commands are confined (network, read-only paths, writable workspace). */
+  sandbox: SandboxRequest;
+  /** Told how the worker confined a command it ran (for `status` and the step records). */
+  observeSandbox(kind: SandboxKind): void;
   /** The tools this run offers (its agent type's subset); any other name is unknown here. */
   offered: ReadonlySet<string>;
   checkPermission(name: string, input: unknown): PermissionDecision;
@@ -42,6 +47,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
       ? await context.runWorkflowTool(call.name, parsed.data)
       : await runToolActivity(call.name, parsed.data, context);
     if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
+    if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
     return toolResult(call.id, outcome.output, outcome.isError ?? false);
   } catch (err) {
     if (isCancellation(err)) throw err;
@@ -50,7 +56,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   }
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue }: DispatchContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext): Promise<ToolOutcome> {
   const proxy = AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),
@@ -60,5 +66,5 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox } : {}) }]);
 }

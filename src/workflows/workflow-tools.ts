@@ -6,6 +6,7 @@ import type { ToolArgs } from '../common/tool-schemas';
 import type { AgentRunResult } from '../common/wire';
 import { agentType, MAX_SUBAGENT_DEPTH, toolsFor } from '../loop/agent-types';
 import type { JobBoard } from './job-board';
+import { sandboxRequest } from './sandbox-request';
 import { describeActivityFailure } from './run-failures';
 
 export interface WorkflowToolContext {
@@ -23,6 +24,7 @@ export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: Workf
     taskId,
     command: args.command,
     timeoutSeconds: args.timeout,
+    sandbox: sandboxRequest(ctx.config),
     ...(ctx.config.workspace ? { workspace: ctx.config.workspace } : {}),
     ...(ctx.config.toolTaskQueue ? { toolTaskQueue: ctx.config.toolTaskQueue } : {}),
   };
@@ -49,6 +51,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     permissionMode: type.permissionMode ?? config.permissionMode,
     permissionRules: config.permissionRules,
     approvalTimeout: config.approvalTimeout,
+    sandbox: config.sandbox,
     stream: config.stream,
     waitForJobs: config.waitForJobs,
     depth,

@@ -26,6 +26,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
         depth: 0,
         askHuman: true,
         compaction: {},
+        sandbox: { network: 'none', readOnlyPaths: [] },
       },
     });
   });
@@ -50,6 +51,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
       acceptance: { command: 'npm test', timeout: 60, maxAttempts: 2 },
       idleTimeout: '5m',
       toolTaskQueue: 'laptop',
+      sandbox: { network: { allowHosts: ['registry.npmjs.org', '*.example.com:8443'] }, readOnlyPaths: ['/var/cache/npm'] },
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });
@@ -65,6 +67,15 @@ describe('parseAgentRunInput: rejected input names what is wrong', () => {
     ['every unknown field', { prompt: 'x', foo: 1, bar: 2 }, 'foo: unknown field; bar: unknown field'],
     ['a nested unknown field', { prompt: 'x', budgets: { foo: 1 } }, 'budgets.foo: unknown field'],
     ['a nested unknown field in the rules', { prompt: 'x', permissionRules: { ask: [] } }, 'permissionRules.ask: unknown field'],
+    ['an unknown sandbox field', { prompt: 'x', sandbox: { net: 'full' } }, 'sandbox.net: unknown field'],
+    ['a relative read-only path', { prompt: 'x', sandbox: { readOnlyPaths: ['cache'] } }, 'sandbox.readOnlyPaths.0: must be an absolute path'],
+    ['an unknown network choice', { prompt: 'x', sandbox: { network: 'some' } }, 'sandbox.network: must be "none", "full" or { "allowHosts": ["host", ...] }'],
+    ['an empty host allow-list', { prompt: 'x', sandbox: { network: { allowHosts: [] } } }, 'sandbox.network.allowHosts: must name at least one host'],
+    [
+      'a host that is a URL',
+      { prompt: 'x', sandbox: { network: { allowHosts: ['https://x.org/'] } } },
+      'sandbox.network.allowHosts.0: must be a host name such as "registry.npmjs.org" or "*.example.com", with an optional :port',
+    ],
     ['an empty prompt', { prompt: '' }, 'prompt: must be a non-empty string'],
     ['a blank prompt', { prompt: '  \n ' }, 'prompt: must be a non-empty string'],
     ['a missing prompt', {}, 'prompt: Invalid input: expected string, received undefined'],

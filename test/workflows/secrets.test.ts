@@ -108,8 +108,8 @@ describe('a worker process that holds secrets in its environment', () => {
   });
 
   /**
-   * `cat` is an auto-safe command, so it runs without asking in default mode. Commands run in
-   * their own PID namespace with their own /proc (src/activities/shell.ts): the worker, whose
+   * `$PPID` is an expansion, so the guard asks in default mode; `auto` runs it. Commands run in
+   * bubblewrap's own PID namespace (src/activities/sandbox/): the worker, whose
    * /proc/<pid>/environ still holds the key it was started with, is out of sight.
    */
   test('bash cannot read the worker key through /proc/$PPID/environ', async () => {
@@ -117,7 +117,7 @@ describe('a worker process that holds secrets in its environment', () => {
       { toolCalls: [{ id: 'proc', name: 'bash', arguments: { command: 'cat /proc/$PPID/environ' } }] },
       { text: 'Read it.' },
     ]);
-    const handle = await p.start({ prompt: 'proc', model: 'proc-environ', workspace: p.workspace() }); // default mode: never asked
+    const handle = await p.start({ prompt: 'proc', model: 'proc-environ', workspace: p.workspace(), permissionMode: 'auto' });
     await handle.result();
     const [proc] = toolResults(await handle.query<Message[]>('messages'));
     expect(proc?.is_error).toBe(false);

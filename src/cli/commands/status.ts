@@ -34,6 +34,12 @@ async function waitingRuns(client: Client): Promise<string[]> {
 
 function printStatus(status: RunStatus & { workflowId: string }): void {
   console.log(`${pc.bold(status.workflowId)}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  const { sandbox } = status;
+  if (sandbox) {
+    const paths = sandbox.readOnlyPaths.length ? ` · also readable: ${sandbox.readOnlyPaths.join(', ')}` : '';
+    const line = `  sandbox: network ${sandbox.network} · workspace ${sandbox.workspace} · ${sandbox.enforcement}${paths}`;
+    console.log(sandbox.enforcement === 'off' ? pc.red(`${line} (BAREAGENT_SANDBOX=off on the worker: commands run unconfined)`) : pc.dim(line));
+  }
   for (const pending of status.pendingPermissions) {
     console.log(
       `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${pending.requestId}  (denied at ${pending.deadline})`,
