@@ -171,13 +171,12 @@ export function parseShell(command: string, depth = 0): ShellParse {
   if (!prepared.ok || nested === null || depth > MAX_DEPTH) {
     return { commands: [], literal: false, parsed: false };
   }
-  let entries: Array<ParseEntry | string> | undefined;
+  let entries: Array<ParseEntry | string>;
   try {
     entries = tokenize(prepared.text, () => EXPANSION);
   } catch {
-    entries = undefined;
+    return { commands: [], literal: false, parsed: false };
   }
-  if (!entries) return { commands: [], literal: false, parsed: false };
   const result: ShellParse = { commands: simpleCommands(entries), literal: prepared.literal, parsed: true };
   for (const script of nested) {
     const inner = parseShell(script, depth + 1);

@@ -1,26 +1,24 @@
 import type { ParseEntry } from 'shell-quote';
 
+type ShellQuote = typeof import('shell-quote');
+
 /**
  * shell-quote draws a random marker from `Math.random` when its module loads. In a workflow,
- * `Math.random` is the run's seeded stream: drawing from it at load time would shift that stream
- * by whichever run happened to load the module first on a worker, and a replay elsewhere would
- * see other numbers. The marker only has to be absent from the commands it reads, so it is fixed
- * here, and a command that contains it is refused as unparseable.
+ * `Math.random` is the run's seeded stream, and the module loads once per worker, inside
+ * whichever run first parses a command: that run's stream would shift, and a replay of it on
+ * another worker would not. So the module loads lazily, through a loader the workflow replaces
+ * with one that draws from a stream of its own (src/workflows/shell-quote-loader.ts).
  */
-const FIXED_DRAW = 0.7071067811865476;
-/* eslint-disable no-restricted-properties -- the one place that must touch Math.random: to keep it out of reach */
-const seeded = Math.random;
-Math.random = () => FIXED_DRAW;
-// A require, not an import: imports are hoisted above the line that fixes Math.random.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const shellQuote = require('shell-quote') as typeof import('shell-quote');
-Math.random = seeded;
-/* eslint-enable no-restricted-properties */
+let loader: () => ShellQuote = () => require('shell-quote') as ShellQuote;
+let shellQuote: ShellQuote | undefined;
 
-const MARKER = Array.from({ length: 4 }, () => (0x100000000 * FIXED_DRAW).toString(16)).join('');
+export function setShellQuoteLoader(load: () => ShellQuote): void {
+  loader = load;
+}
 
-/** shell-quote's `parse`, or undefined for a command that carries its internal marker. */
-export function tokenize(command: string, env: (key: string) => string): Array<ParseEntry | string> | undefined {
-  if (command.includes(MARKER)) return undefined;
+/** shell-quote's `parse`, loaded on first use. */
+export function tokenize(command: string, env: (key: string) => string): Array<ParseEntry | string> {
+  shellQuote ??= loader();
   return shellQuote.parse(command, env);
 }
