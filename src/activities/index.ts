@@ -1,20 +1,42 @@
+import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
-import { withSecretsRedacted } from './model/redact-secrets';
+import { createRedactor, type Redactor } from './secrets/redact';
+import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
+import { secretsFromEnv } from './secrets/worker-secrets';
 import { toolActivities } from './tools';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
 }
 
-/** Every activity the worker registers. Workflows import this module's types only. */
+/**
+ * Every activity the worker registers. Workflows import this module's types only.
+ *
+ * The worker's secrets stay out of the history: a provider (or a proxy in front of it) that puts
+ * the key it received into an error message, or a command that prints one, would otherwise have
+ * it recorded in the activity's result or failure. See src/activities/secrets.
+ */
 export function createActivities(config: ActivityConfig) {
+  const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
-    callModel: withSecretsRedacted(createCallModel(config.provider), [config.provider.apiKey]),
-    runCommand,
-    ...toolActivities,
+    callModel: withRedaction(createCallModel(config.provider), redactor),
+    ...createToolActivities(redactor),
   };
+}
+
+/** The tools and background commands, for a worker that runs them only (createToolWorker). */
+export function createToolActivities(redactor: Redactor = createRedactor(secretsFromEnv())) {
+  return {
+    runCommand: withRedaction(runCommand, redactor, redactCommandResult),
+    ...redactedTools(toolActivities, redactor),
+  };
+}
+
+function redactedTools<T extends Record<string, (request: ToolRequest) => Promise<ToolOutcome>>>(tools: T, redactor: Redactor): T {
+  const entries = Object.entries(tools).map(([name, tool]) => [name, withRedaction(tool, redactor, redactToolOutcome)]);
+  return Object.fromEntries(entries) as T;
 }
 
 export type Activities = ReturnType<typeof createActivities>;

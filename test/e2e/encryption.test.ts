@@ -127,7 +127,7 @@ test('bareagent codec-server decrypts a stored payload over HTTP, with CORS for 
     data: Buffer.from(input.data!).toString('base64'),
   };
 
-  const server = await startCodecServer(env);
+  const server = await startCodecServer({ ...env, BAREAGENT_CODEC_ALLOW_ENCODE: '1' }); // /encode is opt-in
   try {
     const origin = `http://127.0.0.1:${h.env.uiPort}`;
     const preflight = await fetch(`${server.url}/decode`, {
@@ -159,7 +159,7 @@ test('bareagent codec-server decrypts a stored payload over HTTP, with CORS for 
     const decoded = await postJson(`${server.url}/default/decode`, encoded);
     expect(decoded.payloads).toEqual(payloads);
 
-    const bad = await fetch(`${server.url}/decode`, { method: 'POST', body: 'not json' });
+    const bad = await fetch(`${server.url}/decode`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: 'not json' });
     expect(bad.status).toBe(400);
 
     // The real Temporal CLI shows the history decrypted through it, and only through it.
