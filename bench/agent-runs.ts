@@ -4,7 +4,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentRunInput } from '../src/common/input';
 import type { AgentRunResult } from '../src/common/wire';
 import type { ScriptedModelServer } from '../test/support/scripted-model-server';
-import { iterationLatencies, scriptConversation, type Conversation, type Workspace } from './conversation';
+import { iterationLatencies, scriptConversation, type Conversation, type ScriptedCall, type Workspace } from './conversation';
 import type { BenchServer } from './setup';
 
 export interface ScriptedRun {
@@ -22,6 +22,8 @@ export interface RunSpec {
   /** More agentRun input: stream, compaction, permissionMode... */
   input?: Partial<AgentRunInput>;
   prefix?: string;
+  /** The tool call of each turn (default: read_file of the next file). */
+  call?: ScriptedCall;
 }
 
 /** One scripted run from start to result (a failed run rejects: a bench must not average failures). */
@@ -37,7 +39,7 @@ export async function runScripted(server: BenchServer, model: ScriptedModelServe
 
 export async function startScripted(server: BenchServer, model: ScriptedModelServer, spec: RunSpec) {
   const id = `${spec.prefix ?? 'bench'}-${randomUUID().slice(0, 8)}`;
-  const conversation = scriptConversation(model, id, spec.iterations, spec.workspace.files);
+  const conversation = scriptConversation(model, id, spec.iterations, spec.workspace.files, spec.call);
   const startedAt = performance.now();
   const input: AgentRunInput = {
     prompt: 'Read the files one by one.',

@@ -42,11 +42,23 @@ export interface Conversation {
   summaries: number;
 }
 
+/** The tool call of one scripted turn (`turn` from 0). */
+export type ScriptedCall = (turn: number, files: number) => { name: string; arguments: Record<string, unknown> };
+
+/** The default turn: read_file of the next file. */
+export const readFileCall: ScriptedCall = (turn, files) => ({ name: 'read_file', arguments: { file_path: `f${turn % files}.txt` } });
+
 /**
- * Registers a scenario on the scripted model: `iterations` read_file turns, then "Done.".
+ * Registers a scenario on the scripted model: `iterations` read_file turns (or `call`'s), then "Done.".
  * A request without tools is a compaction summary and is answered with a short summary.
  */
-export function scriptConversation(model: ScriptedModelServer, name: string, iterations: number, files: number): Conversation {
+export function scriptConversation(
+  model: ScriptedModelServer,
+  name: string,
+  iterations: number,
+  files: number,
+  call: ScriptedCall = readFileCall,
+): Conversation {
   const conversation: Conversation = { model: name, requestTimes: [], summaries: 0 };
   model.setScenario(name, (body: { tools?: unknown[] }): ScriptStep => {
     if (!body.tools) {
@@ -56,7 +68,7 @@ export function scriptConversation(model: ScriptedModelServer, name: string, ite
     const turn = conversation.requestTimes.length;
     conversation.requestTimes.push(performance.now());
     if (turn >= iterations) return { text: 'Done.' };
-    return { toolCalls: [{ id: `call_${turn}`, name: 'read_file', arguments: { file_path: `f${turn % files}.txt` } }] };
+    return { toolCalls: [{ id: `call_${turn}`, ...call(turn, files) }] };
   });
   return conversation;
 }

@@ -198,6 +198,27 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Go long', model: 'm', workspace }),
   },
   {
+    // Under the parsed-shell guard (patched): a literal command runs unasked, an expansion asks, a
+    // deny rule holds for a path spelled another way, and plan-free bash runs in the sandbox.
+    name: 'sandboxed-commands-parsed-guard',
+    files: { '.env': 'TOKEN=x\n' },
+    scenario: [
+      {
+        toolCalls: [
+          { id: 'g1', name: 'bash', arguments: { command: 'ls -a' } },
+          { id: 'g2', name: 'bash', arguments: { command: 'echo "$HOME"' } },
+          { id: 'g3', name: 'write_file', arguments: { file_path: './.env', content: 'pwned' } },
+        ],
+      },
+      { text: 'Checked.' },
+    ],
+    input: (workspace) => ({ prompt: 'Look around', model: 'm', workspace, permissionRules: { deny: ['write_file(.env)'] }, sandbox: { network: 'none' } }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+    },
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),

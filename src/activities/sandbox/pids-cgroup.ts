@@ -15,12 +15,20 @@ import path from 'node:path';
 export interface PidsCgroup {
   dir: string;
   procsFile: string;
-  /** Kills what is left in the cgroup and removes it. */
+  /** Kills what is left in the cgroup, then keeps it for the next command (or removes it). */
   remove(): Promise<void>;
 }
 
 let base: string | null | undefined;
 let counter = 0;
+
+/**
+ * Emptied cgroups wait here for the next command: the first process to join a freshly made
+ * cgroup waits ~10 ms for the kernel (measured: 25.7 ms a command with a new cgroup each time
+ * against 14.6 ms without one), joining one that has been used before costs well under 1 ms.
+ */
+const idle: string[] = [];
+const MAX_IDLE = 8;
 
 export function createPidsCgroup(maxProcesses: number): PidsCgroup | undefined {
   if (base === undefined) {
@@ -28,15 +36,35 @@ export function createPidsCgroup(maxProcesses: number): PidsCgroup | undefined {
     if (base) removeStale(base);
   }
   if (!base) return undefined;
-  const dir = path.join(base, `bareagent-${process.pid}-${++counter}`);
+  const reused = idle.pop();
+  const dir = reused ?? path.join(base, `bareagent-${process.pid}-${++counter}`);
   try {
-    mkdirSync(dir);
+    if (!reused) mkdirSync(dir);
     writeFileSync(path.join(dir, 'pids.max'), String(maxProcesses));
   } catch {
     tryRemove(dir);
     return undefined;
   }
-  return { dir, procsFile: path.join(dir, 'cgroup.procs'), remove: () => removeCgroup(dir) };
+  return { dir, procsFile: path.join(dir, 'cgroup.procs'), remove: () => releaseCgroup(dir) };
+}
+
+async function releaseCgroup(dir: string): Promise<void> {
+  if (idle.length < MAX_IDLE && (await emptied(dir))) idle.push(dir);
+  else await removeCgroup(dir);
+}
+
+/** Kills what is left until the cgroup holds no process (false when it will not empty: it is not reused). */
+async function emptied(dir: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    killAll(dir);
+    try {
+      if (readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').trim() === '') return true;
+    } catch {
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
 }
 
 /** Whether commands get a pids cgroup on this worker (for the start-up log). */
