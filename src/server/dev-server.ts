@@ -38,6 +38,31 @@ export function splitAddress(address: string): { host: string; port: number } {
 
 /** Starts `temporal server start-dev`, or reuses a Temporal server that already answers there. */
 export async function ensureDevServer(options: DevServerOptions): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOrReuse(options);
+    } catch (err) {
+      // The CLI picks its HTTP API port itself; another server starting at the same moment can
+      // take it first. The ports we were given are checked before, so this one is worth a retry.
+      if (attempt >= 3 || !(err instanceof PortRaceError)) throw err;
+    }
+  }
+}
+
+/** The server lost a port it picked itself (not one of ours) to another process. */
+class PortRaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export function lostPortRace(stderr: string, ours: number[]): boolean {
+  const match = /listen tcp [^:]+:(\d+): bind: address already in use/.exec(stderr);
+  return match !== null && !ours.includes(Number(match[1]));
+}
+
+async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   const log = options.log ?? ((line: string) => console.error(line));
   const { host, port } = splitAddress(options.address);
   const uiUrl = `http://${host}:${options.uiPort}`;
@@ -86,7 +111,8 @@ export async function ensureDevServer(options: DevServerOptions): Promise<DevSer
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`temporal server start-dev exited (${child.exitCode}):\n${stderr || `see ${logFile}`}`);
+      const message = `temporal server start-dev exited (${child.exitCode}):\n${stderr || `see ${logFile}`}`;
+      throw lostPortRace(stderr, [port, options.uiPort]) ? new PortRaceError(message) : new Error(message);
     }
     if (await isTemporalServer(options.address)) break;
     if (Date.now() > deadline) {
