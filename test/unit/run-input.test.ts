@@ -1,0 +1,14 @@
+import { buildRunInput, UsageError } from '../../src/cli/run-input';
+
+test('--network and --read-path become the run sandbox', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', network: 'registry.npmjs.org, *.github.com', readPath: ['/var/cache'] })).toMatchObject({
+    sandbox: { network: { allowHosts: ['registry.npmjs.org', '*.github.com'] }, readOnlyPaths: ['/var/cache'] },
+  });
+  expect(buildRunInput('x', { workspace: '/tmp', network: 'full' })).toMatchObject({ sandbox: { network: 'full' } });
+  expect(buildRunInput('x', { workspace: '/tmp' })).not.toHaveProperty('sandbox');
+});
+
+test('a host that is not a host name is a usage error naming the field', () => {
+  expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(UsageError);
+  expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(/sandbox\.network\.allowHosts\.0/);
+});
