@@ -41,7 +41,7 @@ import { compactHistory } from './compaction-step';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
-import { describeActivityFailure, invalidInput, llmCallError } from './run-failures';
+import { describeActivityFailure, invalidInput } from './run-failures';
 import { CARRIED_STEPS, initialRunState, isRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
 import { RunAttributes } from './search-attribute-keys';
@@ -230,7 +230,8 @@ class AgentRun {
     } catch (err) {
       if (isCancellation(err)) throw err;
       const { type, message } = describeActivityFailure(err);
-      throw llmCallError(`LLM call failed: ${type}: ${message}`);
+      // Like every other stop: a last step record, and { reason, detail, budget, stepId } in the details.
+      throw this.stop('provider_error', `LLM call failed: ${type}: ${message}`, `${type}: ${message}`.slice(0, 500));
     }
   }
 

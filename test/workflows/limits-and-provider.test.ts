@@ -1,5 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -40,6 +41,17 @@ test('a provider failure after the retries fails the run with LLMCallError', asy
   expect(failure.type).toBe('LLMCallError');
   expect(failure.message).toBe('LLM call failed: InternalServerError: 503 upstream is down');
   expect(h.model.requestsFor('down')).toHaveLength(4);
+  // Like every other stop: a last step record, and the details that name it.
+  expect(failure.details?.[0]).toMatchObject({ reason: 'provider_error', detail: 'InternalServerError: 503 upstream is down', stepId: 1 });
+  expect((failure.details?.[0] as { budget: { used: { iterations: number } } }).budget.used.iterations).toBe(1);
+});
+
+test("the provider failure is the run's last step record", async () => {
+  h.model.setScenario('down-steps', () => ({ status: 503, errorMessage: 'still down' }));
+  const handle = await h.start({ prompt: 'hi', model: 'down-steps', stream: false, workspace: h.workspace() });
+  await handle.result().catch(() => undefined);
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.at(-1)).toMatchObject({ step_id: 1, reason: 'stop:provider_error', detail: 'InternalServerError: 503 still down' });
 });
 
 test('a 4xx other than 408/409/429 is not retried', async () => {
