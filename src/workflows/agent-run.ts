@@ -30,6 +30,7 @@ import { observe, REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
 import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
+import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
 import type { StopReason } from '../loop/stop-reasons';
 import { runAcceptance } from './acceptance';
@@ -59,6 +60,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
 
 /** The patch that moved the guard from pattern lists to parsed commands (issue 12). */
 const PARSED_SHELL_GUARD = 'parsed-shell-guard';
+/** The patch that made permission answers per request and tool-call ids unique (issue 13). */
+const ANSWERS_PER_REQUEST = 'answers-per-request';
 const MAX_TRUNCATION_RECOVERIES = 3;
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
@@ -75,6 +78,8 @@ class AgentRun {
   private readonly human: HumanChannel;
   private readonly policy;
   private readonly guard: typeof checkPermission;
+  /** Each permission answer holds for its own request, and every tool call has an id of its own. */
+  private readonly answersPerRequest: boolean;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
@@ -94,6 +99,7 @@ class AgentRun {
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
     // Runs that started under the pattern-list guard keep its decisions on replay; new runs parse commands.
     this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
+    this.answersPerRequest = patched(ANSWERS_PER_REQUEST);
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -107,6 +113,7 @@ class AgentRun {
       attributes: this.attributes,
       recordStep: (reason, calls, detail) => this.recordStep(reason, this.budget(), 0, calls, detail),
       step: () => this.state.budget.iterations,
+      forgetAnswers: this.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     setHandler(messagesQuery, () => this.state.messages);
@@ -149,6 +156,7 @@ class AgentRun {
       this.injectNotifications();
       await this.compact();
       const response = await this.callModel();
+      if (this.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       this.state.messages.push(responseToMessage(response));
       this.state.lastText = response.text;
       if (!response.streamed && response.text) this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });

@@ -19,6 +19,8 @@ export interface HumanChannelContext {
   attributes: RunAttributes;
   recordStep(reason: string, calls: ToolCall[], detail: string): void;
   step(): number;
+  /** See PermissionGate: false only for runs recorded before answers were per request. */
+  forgetAnswers: boolean;
 }
 
 /**
@@ -26,9 +28,11 @@ export interface HumanChannelContext {
  * the stream, answered by signal or update; no answer before the deadline is a denial.
  */
 export class HumanChannel {
-  private readonly gate = new PermissionGate();
+  private readonly gate: PermissionGate;
 
-  constructor(private readonly context: HumanChannelContext) {}
+  constructor(private readonly context: HumanChannelContext) {
+    this.gate = new PermissionGate(context.forgetAnswers);
+  }
 
   pending(): PendingPermission[] {
     return this.gate.list();

@@ -19,7 +19,11 @@ export class PermissionGate {
   private readonly answers = new Map<string, PermissionDecisionInput>();
   private readonly decided = new Set<string>();
 
-  constructor() {
+  /**
+   * `forgetAnswers`: an answer holds for its own request only. Runs recorded before it kept every
+   * answer for the run, so a provider that reused a call id got an earlier "allow" applied unasked.
+   */
+  constructor(private readonly forgetAnswers = true) {
     setHandler(permissionDecisionSignal, (raw) => {
       const problem = this.problemWith(raw);
       if (problem) {
@@ -42,6 +46,8 @@ export class PermissionGate {
   }
 
   async ask(request: PendingPermission, timeoutMs: number): Promise<HumanAnswer> {
+    // A new question under an id asked before (a provider reusing call ids) starts undecided.
+    if (this.forgetAnswers) this.decided.delete(request.requestId);
     this.pending.set(request.requestId, request);
     try {
       const answered = await condition(() => this.answers.has(request.requestId), timeoutMs);
@@ -53,6 +59,7 @@ export class PermissionGate {
       return { allowed: answer.decision === 'allow', reason: answer.reason ?? `${answer.decision} by a human`, timedOut: false };
     } finally {
       this.pending.delete(request.requestId);
+      if (this.forgetAnswers) this.answers.delete(request.requestId);
     }
   }
 

@@ -122,3 +122,48 @@ test('a decision sent while no worker runs is applied when a worker returns', as
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   expect(existsSync(path.join(workspace, 'h.txt'))).toBe(true);
 });
+
+test('an answer holds for its own request only: a provider that reuses a call id is asked again', async () => {
+  const scenario = `reused-id-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'same', name: 'bash', arguments: { command: 'touch first.txt' } }] },
+    { toolCalls: [{ id: 'same', name: 'bash', arguments: { command: 'touch second.txt' } }] },
+    { text: 'Finished.' },
+  ]);
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'two files', model: scenario, workspace, stream: false });
+  await pendingRequest(handle, 'same');
+  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'same', decision: 'allow' }] });
+  await waitFor(async () => (existsSync(path.join(workspace, 'first.txt')) ? true : undefined), 'the first command');
+  // The second call carries the same id: it is a new question, not the first answer again.
+  const second = await pendingRequest(handle, 'same');
+  expect(second.input).toMatchObject({ command: 'touch second.txt' });
+  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'same', decision: 'deny' }] });
+  expect(await handle.result()).toMatchObject({ text: 'Finished.' });
+  expect(existsSync(path.join(workspace, 'second.txt'))).toBe(false);
+});
+
+test('calls with empty or shared ids get ids of their own, each answerable', async () => {
+  const scenario = `empty-ids-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    {
+      toolCalls: [
+        { id: '', name: 'bash', arguments: { command: 'touch a.txt' } },
+        { id: 'dup', name: 'bash', arguments: { command: 'touch b.txt' } },
+        { id: 'dup', name: 'bash', arguments: { command: 'touch c.txt' } },
+      ],
+    },
+    { text: 'Finished.' },
+  ]);
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'three files', model: scenario, workspace, stream: false });
+  const asked: string[] = [];
+  for (const expected of ['call_1_1', 'dup', 'call_1_2']) {
+    const pending = await pendingRequest(handle, expected);
+    asked.push(pending.requestId);
+    await handle.signal('permissionDecision', { requestId: pending.requestId, decision: expected === 'dup' ? 'deny' : 'allow' });
+  }
+  expect(await handle.result()).toMatchObject({ text: 'Finished.' });
+  expect(asked).toEqual(['call_1_1', 'dup', 'call_1_2']);
+  expect(['a.txt', 'b.txt', 'c.txt'].map((f) => existsSync(path.join(workspace, f)))).toEqual([true, false, true]);
+});
