@@ -26,6 +26,7 @@ export type StopReason =
   | 'NO_PROGRESS'
   | 'REPEATED_FAILURE'
   | 'provider_error'
+  | 'empty_reply'
   | 'acceptance_failed';
 
 export type StopFailureType =
@@ -47,6 +48,7 @@ export function failureTypeOf(reason: StopReason): StopFailureType | null {
       return null;
     case 'max_iterations':
     case 'provider_error':
+    case 'empty_reply':
       return 'LLMCallError';
     case 'budget_tokens':
     case 'budget_cost':

@@ -31,6 +31,7 @@ import { injectNotifications, notificationMessage } from '../loop/notifications'
 import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
+import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
 import type { StopReason } from '../loop/stop-reasons';
 import { runAcceptance } from './acceptance';
@@ -62,7 +63,8 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
 const PARSED_SHELL_GUARD = 'parsed-shell-guard';
 /** The patch that made permission answers per request and tool-call ids unique (issue 13). */
 const ANSWERS_PER_REQUEST = 'answers-per-request';
-const MAX_TRUNCATION_RECOVERIES = 3;
+/** The patch that made truncation recovery per turn and stopped taking an empty reply as the answer (issue 13). */
+const REPLIES_PER_TURN = 'replies-per-turn';
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
 /** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
@@ -80,6 +82,8 @@ class AgentRun {
   private readonly guard: typeof checkPermission;
   /** Each permission answer holds for its own request, and every tool call has an id of its own. */
   private readonly answersPerRequest: boolean;
+  /** Truncation recovered per turn with the whole answer kept; an empty reply is not an answer. */
+  private readonly repliesPerTurn: boolean;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
@@ -100,6 +104,7 @@ class AgentRun {
     // Runs that started under the pattern-list guard keep its decisions on replay; new runs parse commands.
     this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
     this.answersPerRequest = patched(ANSWERS_PER_REQUEST);
+    this.repliesPerTurn = patched(REPLIES_PER_TURN);
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -157,9 +162,17 @@ class AgentRun {
       await this.compact();
       const response = await this.callModel();
       if (this.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+      if (!response.streamed && response.text) this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
+      if (this.repliesPerTurn) {
+        const next = await this.takeReply(response, before);
+        if (next === 'continue') continue;
+        if (next !== 'tool_calls') return next;
+        await this.handleToolCalls(response.toolCalls, response.streamed, before);
+        await this.continueAsNewIfSuggested();
+        continue;
+      }
       this.state.messages.push(responseToMessage(response));
       this.state.lastText = response.text;
-      if (!response.streamed && response.text) this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
       if (response.toolCalls.length === 0) {
         if (response.finishReason === 'length' && this.state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
           this.state.truncationRecoveries += 1;
@@ -174,6 +187,41 @@ class AgentRun {
       await this.handleToolCalls(response.toolCalls, response.streamed, before);
       await this.continueAsNewIfSuggested();
     }
+  }
+
+  /**
+   * A reply in its turn (src/loop/reply.ts): a truncated piece is kept and recovered, an empty
+   * reply is nudged once and never sent back to the provider, an answer is proposed whole.
+   */
+  private async takeReply(response: LLMResponse, before: BudgetSnapshot): Promise<'continue' | 'tool_calls' | AgentRunResult> {
+    const seen = classifyReply(this.state.reply ?? createReplyState(), {
+      text: response.text,
+      toolCalls: response.toolCalls.length,
+      finishReason: response.finishReason,
+    });
+    this.state.reply = seen.state;
+    const { verdict } = seen;
+    if (verdict.kind === 'empty_again') {
+      throw this.stop('empty_reply', 'LLM call failed: EmptyReply: the model replied with no text and no tool call twice in a row', 'empty reply twice in a row');
+    }
+    if (verdict.kind === 'empty') {
+      this.state.messages.push({ role: 'user', content: EMPTY_REPLY_NUDGE });
+      this.recordStep('empty_reply', before, 0, [], 'the model replied with nothing: nudged once');
+      return 'continue';
+    }
+    // An assistant message with neither text nor tool calls is invalid on the wire (OpenAI rejects it).
+    if (response.text || response.toolCalls.length > 0) this.state.messages.push(responseToMessage(response));
+    if (verdict.kind === 'tool_calls') {
+      this.state.lastText = response.text;
+      return 'tool_calls';
+    }
+    if (verdict.kind === 'truncated') {
+      this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
+      this.recordStep('output_truncated', before, 0, [], `recovery ${verdict.recoveries} of ${MAX_TRUNCATION_RECOVERIES} in this turn`);
+      return 'continue';
+    }
+    this.state.lastText = verdict.text;
+    return (await this.proposeCompletion(before)) ?? 'continue';
   }
 
   private get iteration(): number {

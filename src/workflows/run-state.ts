@@ -4,6 +4,7 @@ import type { StepRecord } from '../common/wire';
 import { createBudgetState, type BudgetState } from '../loop/budget';
 import { createFailureStreak, type FailureStreakState } from '../loop/failure-streak';
 import { createLoopDetector, type LoopDetectorState } from '../loop/loop-detector';
+import type { ReplyState } from '../loop/reply';
 import type { JobBoardState } from './job-board';
 
 /** Everything a run knows, as plain JSON: what continue-as-new hands to the next run. */
@@ -15,7 +16,10 @@ export interface RunState {
   failureStreak: FailureStreakState;
   jobs?: JobBoardState;
   followUps: string[];
+  /** Runs recorded before replies were per turn count recoveries here, for the whole run. */
   truncationRecoveries: number;
+  /** This turn's truncated pieces and empty replies (src/loop/reply.ts); absent in older carried state. */
+  reply?: ReplyState;
   acceptanceAttempts: number;
   lastText: string;
   stream?: WorkflowStreamState;

@@ -146,3 +146,12 @@ describe('parseToolArguments', () => {
     else expect(call).not.toHaveProperty('parseError');
   });
 });
+
+test('an assistant message with neither text nor tool calls is left off the wire', () => {
+  const messages: Message[] = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: [] },
+    { role: 'user', content: 'still there?' },
+  ];
+  expect(toChatMessages(messages).map((m) => m.role)).toEqual(['user', 'user']);
+});

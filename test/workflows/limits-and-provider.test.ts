@@ -80,8 +80,21 @@ test('a hung connection times out and is retried', async () => {
   expect(result).toMatchObject({ text: 'Answered the second time.' });
 });
 
-test('an empty answer ends the run with empty text', async () => {
-  h.model.setScenario('empty-answer', [{ text: '' }]);
-  const result = await (await h.start({ prompt: 'hi', model: 'empty-answer' })).result();
-  expect(result).toMatchObject({ text: '', stopReason: 'final_answer', iterations: 1 });
+test('an empty reply is not an answer: the model is nudged once, and nothing empty goes on the wire', async () => {
+  h.model.setScenario('empty-then-answer', [{ text: '' }, { text: 'The real answer.' }]);
+  const handle = await h.start({ prompt: 'hi', model: 'empty-then-answer', workspace: h.workspace() });
+  expect(await handle.result()).toMatchObject({ text: 'The real answer.', stopReason: 'final_answer', iterations: 2 });
+  const second = h.model.requestsFor('empty-then-answer')[1]?.body as { messages: Array<{ role: string; content: unknown; tool_calls?: unknown }> };
+  expect(second.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+  expect(second.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/^Your last reply was empty/) });
+  expect((await handle.query<StepRecord[]>('steps'))[0]).toMatchObject({ reason: 'empty_reply' });
+});
+
+test('a second empty reply in a row fails the run with a clear error', async () => {
+  h.model.setScenario('always-empty', () => ({ text: '' }));
+  const failure = await failureOf({ prompt: 'hi', model: 'always-empty' });
+  expect(failure.type).toBe('LLMCallError');
+  expect(failure.message).toBe('LLM call failed: EmptyReply: the model replied with no text and no tool call twice in a row');
+  expect(failure.details?.[0]).toMatchObject({ reason: 'empty_reply', stepId: 2 });
+  expect(h.model.requestsFor('always-empty')).toHaveLength(2);
 });

@@ -96,8 +96,21 @@ test('output cut off by the token limit continues with a recovery prompt, at mos
     { text: 'part two.', finishReason: 'stop' },
   ]);
   const handle = await h.start({ prompt: 'long answer', model: 'cut', workspace: h.workspace() });
-  expect(await handle.result()).toMatchObject({ text: 'part two.', iterations: 2 });
+  // The result is the whole answer, not only its last piece.
+  expect(await handle.result()).toMatchObject({ text: 'Part onepart two.', iterations: 2 });
   const messages = await handle.query<Message[]>('messages');
   expect(messages[2]?.content).toMatch(/^Your previous reply was cut off by the output token limit/);
-  expect((await handle.query<StepRecord[]>('steps'))[0]?.reason).toBe('output_truncated');
+  expect((await handle.query<StepRecord[]>('steps'))[0]).toMatchObject({ reason: 'output_truncated', detail: 'recovery 1 of 3 in this turn' });
+});
+
+test('truncation recoveries are counted per turn: each turn gets its own three', async () => {
+  const cut = (text: string) => ({ text, finishReason: 'length' });
+  h.model.setScenario('cut-per-turn', [
+    cut('a'), cut('b'), cut('c'), { text: 'd' , toolCalls: [{ id: 't1', name: 'glob', arguments: { pattern: '*' } }] },
+    cut('e'), cut('f'), cut('g'), { text: 'h.' },
+  ]);
+  const handle = await h.start({ prompt: 'long answers', model: 'cut-per-turn', workspace: h.workspace() });
+  expect(await handle.result()).toMatchObject({ text: 'efgh.', iterations: 8 });
+  const steps = await handle.query<StepRecord[]>('steps');
+  expect(steps.filter((step) => step.reason === 'output_truncated')).toHaveLength(6);
 });

@@ -19,6 +19,8 @@ function convert(message: Message): ChatMessage[] {
   const text = textOf(blocks);
   if (message.role === 'assistant') {
     const calls = blocks.filter((b) => b.type === 'tool_use');
+    // Neither text nor tool calls (an empty reply kept by an older run): providers reject it, and it says nothing.
+    if (!text && calls.length === 0) return [];
     return [
       {
         role: 'assistant',
