@@ -81,6 +81,11 @@ export const AgentRunInput = z.strictObject({
    * run opts in, within what the worker's operator permits) and extra read-only paths.
    */
   sandbox: SandboxInput.default({ network: 'none', readOnlyPaths: [] }),
+  /** The same call failing the same way: warned in the tool round at `warnAt`, the run stopped at `stopAt`. */
+  repeatedFailure: z
+    .strictObject({ warnAt: z.number().int().positive().default(3), stopAt: z.number().int().positive().default(5) })
+    .refine((limits) => limits.warnAt <= limits.stopAt, { message: 'warnAt must not be greater than stopAt' })
+    .default({ warnAt: 3, stopAt: 5 }),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

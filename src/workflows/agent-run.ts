@@ -31,6 +31,7 @@ import { injectNotifications, notificationMessage } from '../loop/notifications'
 import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
+import { observeActionFailure, REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
 import type { StopReason } from '../loop/stop-reasons';
@@ -65,6 +66,8 @@ const PARSED_SHELL_GUARD = 'parsed-shell-guard';
 const ANSWERS_PER_REQUEST = 'answers-per-request';
 /** The patch that made truncation recovery per turn and stopped taking an empty reply as the answer (issue 13). */
 const REPLIES_PER_TURN = 'replies-per-turn';
+/** The patch that counts repeated failures per action with a warning first (issue 13). */
+const FAILURES_BY_ACTION = 'failures-by-action';
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
 /** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
@@ -84,6 +87,8 @@ class AgentRun {
   private readonly answersPerRequest: boolean;
   /** Truncation recovered per turn with the whole answer kept; an empty reply is not an answer. */
   private readonly repliesPerTurn: boolean;
+  /** Repeated failures counted per action (tool and arguments), warned before the stop. */
+  private readonly failuresByAction: boolean;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
@@ -105,6 +110,7 @@ class AgentRun {
     this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
     this.answersPerRequest = patched(ANSWERS_PER_REQUEST);
     this.repliesPerTurn = patched(REPLIES_PER_TURN);
+    this.failuresByAction = patched(FAILURES_BY_ACTION);
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -369,6 +375,7 @@ class AgentRun {
     const results: ToolResultBlock[] = [];
     let evidence = 0;
     let warned = false;
+    let failureWarned = false;
     for (const call of calls) {
       if (!alreadyShown) this.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
       this.setPhase('running_tool');
@@ -394,17 +401,21 @@ class AgentRun {
       this.state.loopDetector = seen.state;
       if (seen.newEvidence) evidence += 1;
       if (seen.verdict.kind === 'warn') warned = true;
+      // A call that fails the same way again is also "no progress": the more specific stop wins.
+      if (this.failuresByAction) failureWarned = this.observeActionFailures(call, result, results) || failureWarned;
       if (seen.verdict.kind === 'stop') {
         this.state.messages.push({ role: 'user', content: results });
         throw this.stop('NO_PROGRESS', `No progress: ${call.name} repeated ${seen.verdict.count} times with the same result`, `NO_PROGRESS: ${call.name} ×${seen.verdict.count}`);
       }
-      this.observeFailures(call, result, results);
+      if (!this.failuresByAction) this.observeFailures(call, result, results);
     }
     // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
-    const content: Array<ToolResultBlock | { type: 'text'; text: string }> = warned ? [...results, { type: 'text', text: REPEATED_ACTION_MESSAGE }] : results;
-    this.state.messages.push({ role: 'user', content });
+    const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
+    const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
+    this.state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
-    this.recordStep(warned ? 'next_turn:repeated_action_warned' : 'next_turn', before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
+    const reason = failureWarned ? 'next_turn:repeated_failure_warned' : warned ? 'next_turn:repeated_action_warned' : 'next_turn';
+    this.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
   }
 
   /** `network none · workspace read-write · bubblewrap`: what a step's commands could reach. */
@@ -422,7 +433,24 @@ class AgentRun {
     };
   }
 
-  /** The same tool failing the same way 3 times running stops the run; any success in between resets. */
+  /**
+   * The same call failing the same way (src/loop/action-failures.ts): true when the tool round
+   * should carry the warning; throws the stop. A denial is a decision and touches no count.
+   */
+  private observeActionFailures(call: ToolCall, result: ToolResultBlock, results: ToolResultBlock[]): boolean {
+    const kind = errorKindOf(result.content, result.is_error);
+    if (kind === 'UserDenied') return false;
+    const outcome = { fingerprint: actionFingerprint(call.name, call.input), tool: call.name, errorKind: kind };
+    const seen = observeActionFailure(this.state.failureStreak, outcome, this.config.repeatedFailure);
+    this.state.failureStreak = seen.state;
+    if (seen.verdict.kind === 'stop') {
+      this.state.messages.push({ role: 'user', content: results });
+      throw this.stop('REPEATED_FAILURE', `Repeated failure: ${seen.verdict.detail}`, seen.verdict.detail);
+    }
+    return seen.verdict.kind === 'warn';
+  }
+
+  /** Runs recorded before failures were counted per action: the same tool failing the same way 3 times running. */
   private observeFailures(call: ToolCall, result: ToolResultBlock, results: ToolResultBlock[]): void {
     const kind = errorKindOf(result.content, result.is_error);
     // A human's "no" is a decision, not a failure of the tool.

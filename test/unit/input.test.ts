@@ -27,6 +27,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
         askHuman: true,
         compaction: {},
         sandbox: { network: 'none', readOnlyPaths: [] },
+        repeatedFailure: { warnAt: 3, stopAt: 5 },
       },
     });
   });
@@ -52,6 +53,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
       idleTimeout: '5m',
       toolTaskQueue: 'laptop',
       sandbox: { network: { allowHosts: ['registry.npmjs.org', '*.example.com:8443'] }, readOnlyPaths: ['/var/cache/npm'] },
+      repeatedFailure: { warnAt: 2, stopAt: 4 },
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });
@@ -69,6 +71,7 @@ describe('parseAgentRunInput: rejected input names what is wrong', () => {
     ['a nested unknown field in the rules', { prompt: 'x', permissionRules: { ask: [] } }, 'permissionRules.ask: unknown field'],
     ['an unknown sandbox field', { prompt: 'x', sandbox: { net: 'full' } }, 'sandbox.net: unknown field'],
     ['a relative read-only path', { prompt: 'x', sandbox: { readOnlyPaths: ['cache'] } }, 'sandbox.readOnlyPaths.0: must be an absolute path'],
+    ['failure limits the wrong way round', { prompt: 'x', repeatedFailure: { warnAt: 6, stopAt: 5 } }, 'repeatedFailure: warnAt must not be greater than stopAt'],
     ['an unknown network choice', { prompt: 'x', sandbox: { network: 'some' } }, 'sandbox.network: must be "none", "full" or { "allowHosts": ["host", ...] }'],
     ['an empty host allow-list', { prompt: 'x', sandbox: { network: { allowHosts: [] } } }, 'sandbox.network.allowHosts: must name at least one host'],
     [

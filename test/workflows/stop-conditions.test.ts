@@ -86,16 +86,50 @@ test('the same grep on a changed file is progress, not a loop', async () => {
   expect(await handle.result()).toMatchObject({ text: 'The file kept changing.' });
 });
 
-test('the same tool failing the same way 3 times running stops with RepeatedFailure', async () => {
-  const { failure, details } = await failedRun(
+test('a model that guesses three missing files and then finds the right one completes', async () => {
+  h.model.setScenario('guessing', [
+    ...['notes.md', 'NOTES.txt', 'docs/notes.txt'].map((file) => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: file } }] })),
+    { toolCalls: [{ name: 'read_file', arguments: { file_path: 'notes.txt' } }] },
+    { text: 'Found it.' },
+  ]);
+  const handle = await h.start({ prompt: 'read the notes', model: 'guessing', workspace: h.workspace({ 'notes.txt': 'hi\n' }), stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'Found it.' });
+});
+
+test('the same call failing the same way is warned at the third time and stopped at the fifth', async () => {
+  const { failure, details, steps } = await failedRun(
     'failing',
-    (_b: unknown, i: number) => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: `missing-${i}.txt` } }] }),
+    () => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'missing.txt' } }] }),
     {},
   );
   expect(failure.type).toBe('RepeatedFailure');
-  expect(failure.message).toContain('read_file');
-  expect(failure.message).toContain('FileNotFoundError');
+  expect(failure.message).toBe('Repeated failure: the same read_file call failed 5 times with FileNotFoundError');
   expect(details.reason).toBe('REPEATED_FAILURE');
+  expect(h.model.requestsFor('failing')).toHaveLength(5);
+  expect(steps.map((step) => step.reason)).toEqual([
+    'next_turn',
+    'next_turn',
+    'next_turn:repeated_failure_warned',
+    'next_turn:repeated_failure_warned',
+    'stop:REPEATED_FAILURE',
+  ]);
+  // The model saw the warning in the third tool round.
+  const third = h.model.requestsFor('failing')[3]?.body as { messages: Array<{ role: string; content: unknown }> };
+  expect(JSON.stringify(third.messages)).toContain('The same call has failed the same way several times');
+});
+
+test('the thresholds come from the input, and a denial counts for nothing', async () => {
+  const { failure } = await failedRun(
+    'failing-early',
+    () => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'missing.txt' } }] }),
+    { repeatedFailure: { warnAt: 1, stopAt: 2 } },
+  );
+  expect(failure.message).toBe('Repeated failure: the same read_file call failed 2 times with FileNotFoundError');
+  h.model.setScenario('denied', (_b: unknown, i: number) =>
+    i < 6 ? { toolCalls: [{ name: 'write_file', arguments: { file_path: 'x.txt', content: `v${i}` } }] } : { text: 'Gave up asking.' },
+  );
+  const handle = await h.start({ prompt: 'write', model: 'denied', workspace: h.workspace(), permissionMode: 'plan', stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'Gave up asking.' });
 });
 
 test('the iteration limit is a stop with its step record', async () => {

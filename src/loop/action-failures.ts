@@ -1,0 +1,52 @@
+import { FAILURE_STREAK_MAX_TOOLS, type FailureStreakState } from './failure-streak';
+
+/**
+ * Seed 003, 4.1, as it means it: the *same action* (tool and normalised arguments: its
+ * fingerprint) failing *the same way* (error type). The `warnAt`-th such failure adds a warning to
+ * the tool round; the `stopAt`-th stops the run. The action succeeding, or failing another way,
+ * starts its count again; other actions neither add to it nor end it. A human's denial is a
+ * decision, not a failure: it is not observed at all. The state has the shape of the per-tool
+ * streak it replaces (keyed by fingerprint instead of tool name), so it carries the same way.
+ */
+export interface FailureLimits {
+  warnAt: number;
+  stopAt: number;
+}
+
+export const DEFAULT_FAILURE_LIMITS: FailureLimits = { warnAt: 3, stopAt: 5 };
+
+export const REPEATED_FAILURE_MESSAGE = 'The same call has failed the same way several times; change the approach before trying it again';
+
+export type ActionFailureVerdict =
+  | { kind: 'ok' }
+  | { kind: 'warn'; count: number }
+  | { kind: 'stop'; count: number; detail: string };
+
+export interface ActionOutcome {
+  fingerprint: string;
+  /** For the stop's detail. */
+  tool: string;
+  /** From `errorKindOf`; null when the call succeeded. */
+  errorKind: string | null;
+}
+
+export function observeActionFailure(
+  state: FailureStreakState,
+  outcome: ActionOutcome,
+  limits: FailureLimits = DEFAULT_FAILURE_LIMITS,
+): { state: FailureStreakState; verdict: ActionFailureVerdict } {
+  const seen = state.seen + 1;
+  const others = Object.entries(state.streaks).filter(([key]) => key !== outcome.fingerprint);
+  if (outcome.errorKind === null) return { state: { seen, streaks: Object.fromEntries(others) }, verdict: { kind: 'ok' } };
+  const previous = state.streaks[outcome.fingerprint];
+  const count = previous && previous.kind === outcome.errorKind ? previous.count + 1 : 1;
+  const kept = others.sort(([, a], [, b]) => b.lastSeen - a.lastSeen).slice(0, FAILURE_STREAK_MAX_TOOLS - 1);
+  const streaks = Object.fromEntries([...kept, [outcome.fingerprint, { kind: outcome.errorKind, count, lastSeen: seen }]]);
+  const verdict: ActionFailureVerdict =
+    count >= limits.stopAt
+      ? { kind: 'stop', count, detail: `the same ${outcome.tool} call failed ${count} times with ${outcome.errorKind}` }
+      : count >= limits.warnAt
+        ? { kind: 'warn', count }
+        : { kind: 'ok' };
+  return { state: { seen, streaks }, verdict };
+}
