@@ -42,8 +42,9 @@ export function estimateTokens(messages: readonly Message[]): number {
 export function planCompaction(
   messages: readonly Message[],
   options: CompactionOptions = DEFAULT_COMPACTION,
+  count: (messages: readonly Message[]) => number = estimateTokens,
 ): CompactionPlan {
-  const tokens = estimateTokens(messages);
+  const tokens = count(messages);
   if (tokens <= options.thresholdTokens) return { kind: 'none', tokens };
   if (microCompact(messages, options.keepRecentToolResults).truncated > 0) return { kind: 'micro', tokens };
   const keepFrom = fullCompactionBoundary(messages, options.keepRecentMessages);

@@ -31,6 +31,7 @@ import { injectNotifications, notificationMessage } from '../loop/notifications'
 import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
+import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
 import { observeActionFailure, REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
@@ -40,7 +41,7 @@ import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { modelActivities } from './activity-proxies';
 import { notifyParent } from './background-job';
-import { compactHistory } from './compaction-step';
+import { compactHistory, type TokenCounting } from './compaction-step';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
@@ -68,6 +69,8 @@ const ANSWERS_PER_REQUEST = 'answers-per-request';
 const REPLIES_PER_TURN = 'replies-per-turn';
 /** The patch that counts repeated failures per action with a warning first (issue 13). */
 const FAILURES_BY_ACTION = 'failures-by-action';
+/** The patch that counts context tokens from the provider's usage, CJK-aware (issue 13). */
+const TOKENS_FROM_USAGE = 'tokens-from-usage';
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
 /** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
@@ -89,6 +92,10 @@ class AgentRun {
   private readonly repliesPerTurn: boolean;
   /** Repeated failures counted per action (tool and arguments), warned before the stop. */
   private readonly failuresByAction: boolean;
+  /** Compaction counts tokens from the provider's usage plus a script-aware estimate. */
+  private readonly tokensFromUsage: boolean;
+  /** The provider's count for the history as last sent; valid while the history is that same array. */
+  private tokenAnchor: (TokenAnchor & { array: Message[] }) | undefined;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
@@ -111,6 +118,7 @@ class AgentRun {
     this.answersPerRequest = patched(ANSWERS_PER_REQUEST);
     this.repliesPerTurn = patched(REPLIES_PER_TURN);
     this.failuresByAction = patched(FAILURES_BY_ACTION);
+    this.tokensFromUsage = patched(TOKENS_FROM_USAGE);
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -270,11 +278,16 @@ class AgentRun {
 
   private async compact(): Promise<void> {
     const before = this.budget();
-    const outcome = await compactHistory(this.state.messages, this.compaction, async (request) => {
-      this.setPhase('compacting');
-      const response = await this.modelCall(request, [], false, 'compaction summary');
-      return response.text;
-    });
+    const outcome = await compactHistory(
+      this.state.messages,
+      this.compaction,
+      async (request) => {
+        this.setPhase('compacting');
+        const response = await this.modelCall(request, [], false, 'compaction summary');
+        return response.text;
+      },
+      this.tokenCounting(),
+    );
     if (outcome.kind === 'none') return;
     this.state.messages = outcome.messages;
     if (outcome.kind === 'summary_failed') {
@@ -284,11 +297,25 @@ class AgentRun {
     this.recordStep(`compacted:${outcome.mode}`, before, 0, [], `context too long: ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`);
   }
 
+  /**
+   * Runs recorded before counted four characters a token; new runs take the provider's count of
+   * what the last call sent and estimate only what came since (src/loop/token-count.ts).
+   */
+  private tokenCounting(): TokenCounting | undefined {
+    if (!this.tokensFromUsage) return undefined;
+    const anchor = this.tokenAnchor?.array === this.state.messages ? this.tokenAnchor : undefined;
+    return { count: (messages) => contextTokens(messages, anchor), estimate: estimateContextTokens };
+  }
+
   private async callModel(): Promise<LLMResponse> {
     this.setPhase('calling_model');
     this.publish({ type: 'model_call', step: this.iteration });
     try {
-      return await this.modelCall(this.state.messages, [...this.offered], this.config.stream, `step ${this.iteration}`);
+      const sent = this.state.messages;
+      const sentCount = sent.length;
+      const response = await this.modelCall(sent, [...this.offered], this.config.stream, `step ${this.iteration}`);
+      this.tokenAnchor = { array: sent, sentCount, inputTokens: response.usage.inputTokens };
+      return response;
     } catch (err) {
       if (isCancellation(err)) throw err;
       const { type, message } = describeActivityFailure(err);

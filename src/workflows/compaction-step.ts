@@ -22,19 +22,31 @@ export type CompactionOutcome =
  * DESIGN.md section 5: micro compaction first (old tool outputs become placeholders); if the
  * history is still over the threshold, a model-written summary replaces the older turns.
  */
+/**
+ * `count`: the tokens of the history as it is (the provider's count where there is one);
+ * `estimate`: of a rewritten one, which no provider has counted yet.
+ */
+export interface TokenCounting {
+  count: (messages: readonly Message[]) => number;
+  estimate: (messages: readonly Message[]) => number;
+}
+
+const ESTIMATE_ONLY: TokenCounting = { count: estimateTokens, estimate: estimateTokens };
+
 export async function compactHistory(
   messages: readonly Message[],
   options: CompactionOptions,
   summarize: (request: Message[]) => Promise<string>,
+  tokens: TokenCounting = ESTIMATE_ONLY,
 ): Promise<CompactionOutcome> {
-  let plan = planCompaction(messages, options);
+  let plan = planCompaction(messages, options, tokens.count);
   if (plan.kind === 'none') return { kind: 'none' };
   const tokensBefore = plan.tokens;
   let current = [...messages];
   if (plan.kind === 'micro') {
     current = microCompact(current, options.keepRecentToolResults).messages;
-    plan = planCompaction(current, options);
-    if (plan.kind !== 'full') return { kind: 'compacted', mode: 'micro', messages: current, tokensBefore, tokensAfter: estimateTokens(current) };
+    plan = planCompaction(current, options, tokens.estimate);
+    if (plan.kind !== 'full') return { kind: 'compacted', mode: 'micro', messages: current, tokensBefore, tokensAfter: tokens.estimate(current) };
   }
   if (plan.kind !== 'full') return { kind: 'none' };
   const backup = current;
@@ -42,7 +54,7 @@ export async function compactHistory(
     const summary = await summarize(summaryRequestMessages(olderMessages(current, plan.keepFrom)));
     if (!isUsableSummary(summary)) throw new Error('the model returned an empty summary');
     const compacted = applySummary(current, plan.keepFrom, summary);
-    return { kind: 'compacted', mode: 'full', messages: compacted, tokensBefore, tokensAfter: estimateTokens(compacted) };
+    return { kind: 'compacted', mode: 'full', messages: compacted, tokensBefore, tokensAfter: tokens.estimate(compacted) };
   } catch (err) {
     if (isCancellation(err)) throw err;
     const { type, message } = describeActivityFailure(err);

@@ -1,5 +1,6 @@
 import type { Message } from '../../src/common/messages';
 import type { StepRecord } from '../../src/common/wire';
+import { estimateTextTokens } from '../../src/loop/token-count';
 import { Harness } from '../support/harness';
 import type { ScriptStep } from '../support/scripted-model-server';
 
@@ -69,4 +70,42 @@ test('a failed summary restores the history from the backup and the run goes on'
   const failed = (await handle.query<StepRecord[]>('steps')).find((s) => s.reason === 'compaction_failed');
   expect(failed?.detail).toContain('summary refused');
   expect(failed?.detail).toContain('restored from the backup');
+});
+
+describe('counting tokens as the provider does', () => {
+  const chinese = (n: number) => `第${n}章：这个项目的说明文档，记录了每个模块的设计、接口和测试方法。`.repeat(50);
+  const cjkFiles = Object.fromEntries([1, 2, 3].map((n) => [`c${n}.txt`, `${chinese(n)}\n`]));
+
+  test('a Chinese transcript compacts before the provider would refuse it', async () => {
+    // A provider that counts Chinese as it is counted: about a token a character.
+    const turns = [1, 2, 3].map((n) => ({ toolCalls: [{ id: `c${n}`, name: 'read_file', arguments: { file_path: `c${n}.txt` } }] }));
+    let turn = 0;
+    h.model.setScenario('chinese', (body: { tools?: unknown[]; messages: unknown[] }) => {
+      const usage = { prompt_tokens: estimateTextTokens(JSON.stringify(body.messages)), completion_tokens: 10 };
+      return { ...(turns[turn++] ?? { text: '读完了。' }), usage };
+    });
+    const handle = await h.start({
+      prompt: '读这三个文件',
+      model: 'chinese',
+      workspace: h.workspace(cjkFiles),
+      compaction: { thresholdTokens: 3000, keepRecentToolResults: 1 },
+    });
+    expect(await handle.result()).toMatchObject({ text: '读完了。' });
+    const steps = await handle.query<StepRecord[]>('steps');
+    // About 1,700 tokens a file: over 3,000 once two results are in; four characters a token would see ~1,300 for all three.
+    expect(steps.filter((s) => s.reason === 'compacted:micro').length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("the provider's count of the last call decides, also when the text looks short (~300 tokens by estimate)", async () => {
+    let turn = 0;
+    h.model.setScenario('counted', () => {
+      turn += 1;
+      if (turn === 1) return { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'small.txt' } }], usage: { prompt_tokens: 60_000, completion_tokens: 5 } };
+      return { text: 'done', usage: { prompt_tokens: 10, completion_tokens: 1 } };
+    });
+    const handle = await h.start({ prompt: 'read', model: 'counted', workspace: h.workspace({ 'small.txt': `${'short text '.repeat(100)}\n` }), compaction: { keepRecentToolResults: 0 } });
+    expect(await handle.result()).toMatchObject({ text: 'done' });
+    const steps = await handle.query<StepRecord[]>('steps');
+    expect(steps.find((s) => s.reason === 'compacted:micro')?.detail).toMatch(/^context too long: ~60\d{3} → /);
+  });
 });
