@@ -114,3 +114,22 @@ test('truncation recoveries are counted per turn: each turn gets its own three',
   const steps = await handle.query<StepRecord[]>('steps');
   expect(steps.filter((step) => step.reason === 'output_truncated')).toHaveLength(6);
 });
+
+test('evidence_delta counts the results that brought something not seen before', async () => {
+  h.model.setScenario('evidence', [
+    { toolCalls: [{ id: 'e1', name: 'read_file', arguments: { file_path: 'a.txt' } }, { id: 'e2', name: 'read_file', arguments: { file_path: 'b.txt' } }] },
+    { toolCalls: [{ id: 'e3', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+    { toolCalls: [{ id: 'e4', name: 'bash', arguments: { command: 'echo changed > a.txt' } }, { id: 'e5', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+    { text: 'Done.' },
+  ]);
+  const handle = await h.start({ prompt: 'look', model: 'evidence', workspace: h.workspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' }), permissionMode: 'auto' });
+  await handle.result();
+  const steps = await handle.query<StepRecord[]>('steps');
+  // Two new results; the same read with the same content; a command's output and a changed file.
+  expect(steps.map((step) => [step.reason, step.evidence_delta])).toEqual([
+    ['next_turn', 2],
+    ['next_turn', 0],
+    ['next_turn', 2],
+    ['stop:final_answer', 0],
+  ]);
+});
