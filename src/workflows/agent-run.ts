@@ -7,18 +7,16 @@ import {
   isCancellation,
   log,
   patched,
-  setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
-import { EVENTS_TOPIC, type RunEvent } from '../common/events';
 import { describeIssues, parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
 import type { JobFinished } from '../common/jobs';
 import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
 import { type ToolArgs, type ToolName } from '../common/tool-schemas';
-import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunPhase, type RunStatus, type SandboxStatus } from '../common/wire';
+import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunStatus, type SandboxStatus } from '../common/wire';
 import type { ModelRequest } from '../activities/model/model-request';
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
@@ -34,7 +32,6 @@ import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
 import { observeActionFailure, REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
-import { budgetSnapshot, stepRecord } from '../loop/steps';
 import type { StopReason } from '../loop/stop-reasons';
 import { runAcceptance } from './acceptance';
 import './shell-quote-loader';
@@ -48,7 +45,7 @@ import { JobBoard } from './job-board';
 import { describeActivityFailure, invalidInput } from './run-failures';
 import { CARRIED_STEPS, initialRunState, isRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
-import { RunAttributes } from './search-attribute-keys';
+import { RunReporter } from './run-reporter';
 import { eventsSince } from './stream-events';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
@@ -78,10 +75,8 @@ const CARRIED_STREAM_ENTRIES = 2000;
 
 class AgentRun {
   private readonly state: RunState;
-  private phase: RunPhase = 'starting';
   private readonly stream: WorkflowStream;
-  private readonly events;
-  private readonly attributes = new RunAttributes();
+  private readonly report: RunReporter;
   private readonly board: JobBoard;
   private readonly human: HumanChannel;
   private readonly policy;
@@ -111,7 +106,6 @@ class AgentRun {
   ) {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
     this.stream = new WorkflowStream(carried?.stream);
-    this.events = this.stream.topic<RunEvent>(EVENTS_TOPIC);
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
     // Runs that started under the pattern-list guard keep its decisions on replay; new runs parse commands.
     this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
@@ -124,13 +118,14 @@ class AgentRun {
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
     this.compaction = { ...DEFAULT_COMPACTION, ...config.compaction };
     this.sandbox = sandboxRequest(config);
+    this.report = new RunReporter(this.stream, this.state, this.limits, config.maxIterations);
     this.human = new HumanChannel({
       config,
       workflowId: this.workflowId,
-      publish: (event) => this.publish(event),
-      setPhase: (phase) => this.setPhase(phase),
-      attributes: this.attributes,
-      recordStep: (reason, calls, detail) => this.recordStep(reason, this.budget(), 0, calls, detail),
+      publish: (event) => this.report.publish(event),
+      setPhase: (phase) => this.report.setPhase(phase),
+      attributes: this.report.attributes,
+      recordStep: (reason, calls, detail) => this.report.recordStep(reason, this.report.budget(), 0, calls, detail),
       step: () => this.state.budget.iterations,
       forgetAnswers: this.answersPerRequest,
     });
@@ -147,7 +142,7 @@ class AgentRun {
   }
 
   async run(): Promise<AgentRunResult> {
-    this.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
+    this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     try {
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
@@ -157,8 +152,8 @@ class AgentRun {
       if (err instanceof ContinueAsNew) throw err;
       const cancelled = isCancellation(err);
       await CancellationScope.nonCancellable(async () => {
-        if (cancelled) this.recordStep('stop:cancelled', this.budget(), 0, [], 'cancelled by the user');
-        else this.fail(err);
+        if (cancelled) this.report.recordStep('stop:cancelled', this.report.budget(), 0, [], 'cancelled by the user');
+        else this.report.failed(err);
         const { type, message } = describeActivityFailure(err);
         await this.end({ taskId: this.config.parent?.taskId ?? '', status: cancelled ? 'cancelled' : 'failed', summary: `${type}: ${message}` });
       });
@@ -170,13 +165,13 @@ class AgentRun {
     for (;;) {
       this.takeFollowUps();
       this.checkBudgets();
-      const before = this.budget();
+      const before = this.report.budget();
       this.state.budget = countIteration(this.state.budget);
       this.injectNotifications();
       await this.compact();
       const response = await this.callModel();
       if (this.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
-      if (!response.streamed && response.text) this.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
+      if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
       if (this.repliesPerTurn) {
         const next = await this.takeReply(response, before);
         if (next === 'continue') continue;
@@ -191,7 +186,7 @@ class AgentRun {
         if (response.finishReason === 'length' && this.state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
           this.state.truncationRecoveries += 1;
           this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
-          this.recordStep('output_truncated', before, 0, [], `recovery ${this.state.truncationRecoveries} of ${MAX_TRUNCATION_RECOVERIES}`);
+          this.report.recordStep('output_truncated', before, 0, [], `recovery ${this.state.truncationRecoveries} of ${MAX_TRUNCATION_RECOVERIES}`);
           continue;
         }
         const done = await this.proposeCompletion(before);
@@ -220,7 +215,7 @@ class AgentRun {
     }
     if (verdict.kind === 'empty') {
       this.state.messages.push({ role: 'user', content: EMPTY_REPLY_NUDGE });
-      this.recordStep('empty_reply', before, 0, [], 'the model replied with nothing: nudged once');
+      this.report.recordStep('empty_reply', before, 0, [], 'the model replied with nothing: nudged once');
       return 'continue';
     }
     // An assistant message with neither text nor tool calls is invalid on the wire (OpenAI rejects it).
@@ -231,7 +226,7 @@ class AgentRun {
     }
     if (verdict.kind === 'truncated') {
       this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
-      this.recordStep('output_truncated', before, 0, [], `recovery ${verdict.recoveries} of ${MAX_TRUNCATION_RECOVERIES} in this turn`);
+      this.report.recordStep('output_truncated', before, 0, [], `recovery ${verdict.recoveries} of ${MAX_TRUNCATION_RECOVERIES} in this turn`);
       return 'continue';
     }
     this.state.lastText = verdict.text;
@@ -247,7 +242,7 @@ class AgentRun {
     if (this.state.followUps.length === 0) return false;
     const taken = this.state.followUps.splice(0);
     for (const text of taken) this.state.messages.push({ role: 'user', content: text });
-    this.recordStep('follow_up_taken', this.budget(), 0, [], `${taken.length} follow-up(s)`);
+    this.report.recordStep('follow_up_taken', this.report.budget(), 0, [], `${taken.length} follow-up(s)`);
     return true;
   }
 
@@ -263,8 +258,8 @@ class AgentRun {
   }
 
   private stop(reason: StopReason, message: string, detail: string): ApplicationFailure {
-    const budget = this.budget();
-    const record = this.recordStep(`stop:${reason}`, budget, 0, [], detail);
+    const budget = this.report.budget();
+    const record = this.report.recordStep(`stop:${reason}`, budget, 0, [], detail);
     return stopFailure(message, { reason, detail, budget, stepId: record.step_id });
   }
 
@@ -273,16 +268,16 @@ class AgentRun {
     const drained = this.board.drain();
     if (drained.length === 0) return;
     this.state.messages = injectNotifications(this.state.messages, drained);
-    this.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
+    this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
   }
 
   private async compact(): Promise<void> {
-    const before = this.budget();
+    const before = this.report.budget();
     const outcome = await compactHistory(
       this.state.messages,
       this.compaction,
       async (request) => {
-        this.setPhase('compacting');
+        this.report.setPhase('compacting');
         const response = await this.modelCall(request, [], false, 'compaction summary');
         return response.text;
       },
@@ -291,10 +286,10 @@ class AgentRun {
     if (outcome.kind === 'none') return;
     this.state.messages = outcome.messages;
     if (outcome.kind === 'summary_failed') {
-      this.recordStep('compaction_failed', before, 0, [], `summary failed (${outcome.error}); history restored from the backup`);
+      this.report.recordStep('compaction_failed', before, 0, [], `summary failed (${outcome.error}); history restored from the backup`);
       return;
     }
-    this.recordStep(`compacted:${outcome.mode}`, before, 0, [], `context too long: ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`);
+    this.report.recordStep(`compacted:${outcome.mode}`, before, 0, [], `context too long: ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`);
   }
 
   /**
@@ -308,8 +303,8 @@ class AgentRun {
   }
 
   private async callModel(): Promise<LLMResponse> {
-    this.setPhase('calling_model');
-    this.publish({ type: 'model_call', step: this.iteration });
+    this.report.setPhase('calling_model');
+    this.report.publish({ type: 'model_call', step: this.iteration });
     try {
       const sent = this.state.messages;
       const sentCount = sent.length;
@@ -365,13 +360,13 @@ class AgentRun {
   private async proposeCompletion(before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
     if (this.config.waitForJobs && this.board.hasRunning()) {
       const waitingOn = this.board.list().map((job) => job.taskId);
-      this.setPhase('waiting_for_jobs');
-      this.recordStep('waiting_for_jobs', before, 0, [], `final answer proposed while ${waitingOn.join(', ')} still run`);
+      this.report.setPhase('waiting_for_jobs');
+      this.report.recordStep('waiting_for_jobs', before, 0, [], `final answer proposed while ${waitingOn.join(', ')} still run`);
       await condition(() => this.board.hasNotifications() || !this.board.hasRunning());
       return undefined;
     }
     if (this.config.acceptance) {
-      this.setPhase('checking_acceptance');
+      this.report.setPhase('checking_acceptance');
       const check = await runAcceptance(this.config);
       if (check && !check.passed) {
         this.state.acceptanceAttempts += 1;
@@ -382,17 +377,17 @@ class AgentRun {
           role: 'user',
           content: `The acceptance check \`${this.config.acceptance.command}\` failed (${this.state.acceptanceAttempts} of ${this.config.acceptance.maxAttempts}); the task is not done yet:\n${check.output.slice(-4000)}`,
         });
-        this.recordStep('acceptance_failed', before, 1, [], check.output.slice(0, 300));
+        this.report.recordStep('acceptance_failed', before, 1, [], check.output.slice(0, 300));
         return undefined;
       }
     }
     if (this.state.followUps.length > 0) {
-      this.recordStep('next_turn', before, 0, [], 'answered; a follow-up is queued');
+      this.report.recordStep('next_turn', before, 0, [], 'answered; a follow-up is queued');
       return undefined;
     }
     if (this.config.idleTimeout !== undefined) {
-      this.setPhase('idle');
-      this.recordStep('idle', before, 0, [], `answered; open for follow-ups for ${this.config.idleTimeout}`);
+      this.report.setPhase('idle');
+      this.report.recordStep('idle', before, 0, [], `answered; open for follow-ups for ${this.config.idleTimeout}`);
       if (await condition(() => this.state.followUps.length > 0, durationToMs(this.config.idleTimeout))) return undefined;
     }
     return this.finish(before);
@@ -404,8 +399,8 @@ class AgentRun {
     let warned = false;
     let failureWarned = false;
     for (const call of calls) {
-      if (!alreadyShown) this.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
-      this.setPhase('running_tool');
+      if (!alreadyShown) this.report.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
+      this.report.setPhase('running_tool');
       const result = await dispatchToolCall(call, {
         workspace: this.config.workspace,
         toolTaskQueue: this.config.toolTaskQueue,
@@ -418,7 +413,7 @@ class AgentRun {
         askHuman: (c, args, decision) => this.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
-      this.publish({ type: 'tool_result', step: this.iteration, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
+      this.report.publish({ type: 'tool_result', step: this.iteration, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
       results.push(result);
       const seen = observe(this.state.loopDetector, {
         fingerprint: actionFingerprint(call.name, call.input),
@@ -442,7 +437,7 @@ class AgentRun {
     this.state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
     const reason = failureWarned ? 'next_turn:repeated_failure_warned' : warned ? 'next_turn:repeated_action_warned' : 'next_turn';
-    this.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
+    this.report.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
   }
 
   /** `network none · workspace read-write · bubblewrap`: what a step's commands could reach. */
@@ -505,7 +500,7 @@ class AgentRun {
    */
   private async continueAsNewIfSuggested(): Promise<void> {
     if (!workflowInfo().continueAsNewSuggested) return;
-    this.recordStep('continue_as_new', this.budget(), 0, [], `history of ${workflowInfo().historyLength} events handed to a new run`);
+    this.report.recordStep('continue_as_new', this.report.budget(), 0, [], `history of ${workflowInfo().historyLength} events handed to a new run`);
     const end = this.stream.getState().base_offset + this.stream.getState().log.length;
     if (end > CARRIED_STREAM_ENTRIES) this.stream.truncate(end - CARRIED_STREAM_ENTRIES);
     await this.stream.continueAsNew<typeof agentRun>((streamState) => [
@@ -524,7 +519,7 @@ class AgentRun {
 
   private status(): RunStatus {
     return {
-      phase: this.phase,
+      phase: this.report.phase,
       iteration: this.iteration,
       maxIterations: this.config.maxIterations,
       pendingPermissions: [...this.human.pending(), ...this.board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
@@ -539,19 +534,12 @@ class AgentRun {
 
   private finish(before: BudgetSnapshot): AgentRunResult {
     const text = this.state.lastText;
-    this.recordStep('stop:final_answer', before, 0, []);
-    this.setPhase('completed');
-    this.attributes.set({ status: 'completed', waitingForHuman: false });
-    this.publish({ type: 'final', text, stopReason: 'final_answer' });
+    this.report.recordStep('stop:final_answer', before, 0, []);
+    this.report.setPhase('completed');
+    this.report.attributes.set({ status: 'completed', waitingForHuman: false });
+    this.report.publish({ type: 'final', text, stopReason: 'final_answer' });
     const { inputTokens, outputTokens, costUsd } = this.state.budget;
     return { text, stopReason: 'final_answer', iterations: this.iteration, usage: { inputTokens, outputTokens }, costUsd };
-  }
-
-  private fail(err: unknown): void {
-    this.phase = 'failed';
-    this.attributes.set({ status: 'failed', waitingForHuman: false });
-    const failure = err instanceof ApplicationFailure ? err : undefined;
-    this.publish({ type: 'failed', failureType: failure?.type ?? 'Error', message: (err as Error).message });
   }
 
   /**
@@ -563,30 +551,6 @@ class AgentRun {
     if (this.config.parent?.notify) await notifyParent(this.config.parent.workflowId, outcome);
     this.stream.detachPollers();
     await condition(allHandlersFinished);
-  }
-
-  private budget(): BudgetSnapshot {
-    return budgetSnapshot(this.state.budget, this.limits, Date.now());
-  }
-
-  private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string) {
-    const stepId = (this.state.steps.at(-1)?.step_id ?? 0) + 1;
-    const record = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox });
-    this.state.steps.push(record);
-    this.publish({ type: 'step', record });
-    return record;
-  }
-
-  private setPhase(phase: RunPhase): void {
-    this.phase = phase;
-    this.attributes.set({ iterations: this.iteration });
-    setCurrentDetails(
-      `**${phase}** · iteration ${this.iteration}/${this.config.maxIterations} · ${formatRemaining(this.state.budget, this.limits, Date.now())}`,
-    );
-  }
-
-  private publish(event: RunEvent): void {
-    this.events.publish(event);
   }
 }
 
