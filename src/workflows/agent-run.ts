@@ -17,7 +17,6 @@ import { describeNetwork, type SandboxKind, type SandboxRequest } from '../commo
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
 import { type ToolArgs, type ToolName } from '../common/tool-schemas';
 import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunStatus, type SandboxStatus } from '../common/wire';
-import type { ModelRequest } from '../activities/model/model-request';
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION, type CompactionOptions } from '../loop/compaction';
@@ -48,6 +47,7 @@ import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
 import { eventsSince } from './stream-events';
 import { dispatchToolCall } from './tool-dispatch';
+import { TranscriptSender } from './transcript';
 import { backgroundRun, subagent } from './workflow-tools';
 
 /** One agent run: BareAgent's `agent_loop()` (seed 000) with the production loop of seed 003. */
@@ -98,7 +98,7 @@ class AgentRun {
   /** How the worker confined the last command; unknown until one ran. */
   private sandboxKind: SandboxKind | undefined;
   private readonly workflowId = workflowInfo().workflowId;
-  private sent: { array: Message[] | undefined; count: number; epoch: number } = { array: undefined, count: 0, epoch: 0 };
+  private readonly transcript = new TranscriptSender(() => this.state.messages);
 
   constructor(
     private readonly config: Omit<AgentRunConfig, 'resume'>,
@@ -326,7 +326,7 @@ class AgentRun {
         {
           ...(this.config.model ? { model: this.config.model } : {}),
           ...(this.config.systemPrompt ? { systemPrompt: this.config.systemPrompt } : {}),
-          ...this.transcriptFor(messages),
+          ...this.transcript.requestFor(messages),
           tools,
           stream,
           step: this.iteration,
@@ -335,22 +335,6 @@ class AgentRun {
     );
     this.state.budget = addUsage(this.state.budget, response.usage, response.model || this.config.model, this.config.prices);
     return response;
-  }
-
-  /**
-   * Only what the worker has not seen yet goes into the activity's input, so each model call adds
-   * its new messages to the history instead of the whole conversation. A rewritten history (a new
-   * array: compaction, a notification inserted) starts a new transcript key and is sent whole.
-   */
-  private transcriptFor(messages: Message[]): Pick<ModelRequest, 'messages' | 'transcript'> {
-    if (messages !== this.state.messages) return { messages };
-    if (this.sent.array !== messages) this.sent = { array: messages, count: 0, epoch: this.sent.epoch + 1 };
-    const from = this.sent.count;
-    this.sent.count = messages.length;
-    return {
-      messages: messages.slice(from),
-      transcript: { key: `${workflowInfo().runId}:${this.sent.epoch}`, from, total: messages.length },
-    };
   }
 
   /**
