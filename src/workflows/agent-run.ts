@@ -13,23 +13,18 @@ import {
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { describeIssues, parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
 import type { JobFinished } from '../common/jobs';
-import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
-import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../common/messages';
-import { type ToolArgs, type ToolName } from '../common/tool-schemas';
-import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunStatus, type SandboxStatus } from '../common/wire';
+import type { SandboxRequest } from '../common/sandbox';
+import { responseToMessage, type LLMResponse, type Message } from '../common/messages';
+import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunStatus } from '../common/wire';
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION, type CompactionOptions } from '../loop/compaction';
 import { durationToMs } from '../loop/duration';
-import { createFailureStreak, errorKindOf, observeFailure } from '../loop/failure-streak';
-import { actionFingerprint, evidenceHash } from '../loop/fingerprint';
-import { observe, REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
-import { checkPermission, createPolicy, type PermissionDecision } from '../loop/permissions';
+import { checkPermission, createPolicy } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
-import { observeActionFailure, REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
 import type { StopReason } from '../loop/stop-reasons';
 import { runAcceptance } from './acceptance';
@@ -46,9 +41,8 @@ import { CARRIED_STEPS, initialRunState, isRunState, type RunState } from './run
 import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
 import { eventsSince } from './stream-events';
-import { dispatchToolCall } from './tool-dispatch';
+import { ToolRound } from './tool-round';
 import { TranscriptSender } from './transcript';
-import { backgroundRun, subagent } from './workflow-tools';
 
 /** One agent run: BareAgent's `agent_loop()` (seed 000) with the production loop of seed 003. */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -78,6 +72,7 @@ class AgentRun {
   private readonly stream: WorkflowStream;
   private readonly report: RunReporter;
   private readonly board: JobBoard;
+  private readonly tools: ToolRound;
   private readonly human: HumanChannel;
   private readonly policy;
   private readonly guard: typeof checkPermission;
@@ -95,8 +90,6 @@ class AgentRun {
   private readonly limits: BudgetLimits;
   private readonly compaction: CompactionOptions;
   private readonly sandbox: SandboxRequest;
-  /** How the worker confined the last command; unknown until one ran. */
-  private sandboxKind: SandboxKind | undefined;
   private readonly workflowId = workflowInfo().workflowId;
   private readonly transcript = new TranscriptSender(() => this.state.messages);
 
@@ -130,6 +123,20 @@ class AgentRun {
       forgetAnswers: this.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
+    this.tools = new ToolRound({
+      config,
+      state: this.state,
+      report: this.report,
+      human: this.human,
+      board: this.board,
+      workflowId: this.workflowId,
+      offered: this.offered,
+      sandbox: this.sandbox,
+      policy: this.policy,
+      guard: this.guard,
+      failuresByAction: this.failuresByAction,
+      stop: (reason, message, detail) => this.stop(reason, message, detail),
+    });
     setHandler(messagesQuery, () => this.state.messages);
     setHandler(stepsQuery, () => this.state.steps);
     setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
@@ -176,7 +183,7 @@ class AgentRun {
         const next = await this.takeReply(response, before);
         if (next === 'continue') continue;
         if (next !== 'tool_calls') return next;
-        await this.handleToolCalls(response.toolCalls, response.streamed, before);
+        await this.tools.run(response.toolCalls, response.streamed, before);
         await this.continueAsNewIfSuggested();
         continue;
       }
@@ -193,7 +200,7 @@ class AgentRun {
         if (done) return done;
         continue;
       }
-      await this.handleToolCalls(response.toolCalls, response.streamed, before);
+      await this.tools.run(response.toolCalls, response.streamed, before);
       await this.continueAsNewIfSuggested();
     }
   }
@@ -377,107 +384,6 @@ class AgentRun {
     return this.finish(before);
   }
 
-  private async handleToolCalls(calls: ToolCall[], alreadyShown: boolean, before: BudgetSnapshot): Promise<void> {
-    const results: ToolResultBlock[] = [];
-    let evidence = 0;
-    let warned = false;
-    let failureWarned = false;
-    for (const call of calls) {
-      if (!alreadyShown) this.report.publish({ type: 'tool_call', step: this.iteration, id: call.id, name: call.name, input: call.input });
-      this.report.setPhase('running_tool');
-      const result = await dispatchToolCall(call, {
-        workspace: this.config.workspace,
-        toolTaskQueue: this.config.toolTaskQueue,
-        sandbox: this.sandbox,
-        observeSandbox: (kind) => {
-          this.sandboxKind = kind;
-        },
-        offered: this.offered,
-        checkPermission: (name, args): PermissionDecision => this.guard(this.policy, name, args),
-        askHuman: (c, args, decision) => this.human.ask(c, args, decision),
-        runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
-      });
-      this.report.publish({ type: 'tool_result', step: this.iteration, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
-      results.push(result);
-      const seen = observe(this.state.loopDetector, {
-        fingerprint: actionFingerprint(call.name, call.input),
-        evidence: evidenceHash(result.content),
-        step: this.iteration,
-      });
-      this.state.loopDetector = seen.state;
-      if (seen.newEvidence) evidence += 1;
-      if (seen.verdict.kind === 'warn') warned = true;
-      // A call that fails the same way again is also "no progress": the more specific stop wins.
-      if (this.failuresByAction) failureWarned = this.observeActionFailures(call, result, results) || failureWarned;
-      if (seen.verdict.kind === 'stop') {
-        this.state.messages.push({ role: 'user', content: results });
-        throw this.stop('NO_PROGRESS', `No progress: ${call.name} repeated ${seen.verdict.count} times with the same result`, `NO_PROGRESS: ${call.name} ×${seen.verdict.count}`);
-      }
-      if (!this.failuresByAction) this.observeFailures(call, result, results);
-    }
-    // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
-    const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
-    const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
-    this.state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
-    const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
-    const reason = failureWarned ? 'next_turn:repeated_failure_warned' : warned ? 'next_turn:repeated_action_warned' : 'next_turn';
-    this.report.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
-  }
-
-  /** `network none · workspace read-write · bubblewrap`: what a step's commands could reach. */
-  private sandboxLine(): string {
-    const status = this.sandboxStatus();
-    return `network ${status.network} · workspace ${status.workspace} · ${status.enforcement}`;
-  }
-
-  private sandboxStatus(): SandboxStatus {
-    return {
-      network: describeNetwork(this.sandbox.network),
-      workspace: this.sandbox.writableWorkspace ? 'read-write' : 'read-only',
-      readOnlyPaths: this.sandbox.readOnlyPaths,
-      enforcement: this.sandboxKind ?? 'no command run yet',
-    };
-  }
-
-  /**
-   * The same call failing the same way (src/loop/action-failures.ts): true when the tool round
-   * should carry the warning; throws the stop. A denial is a decision and touches no count.
-   */
-  private observeActionFailures(call: ToolCall, result: ToolResultBlock, results: ToolResultBlock[]): boolean {
-    const kind = errorKindOf(result.content, result.is_error);
-    if (kind === 'UserDenied') return false;
-    const outcome = { fingerprint: actionFingerprint(call.name, call.input), tool: call.name, errorKind: kind };
-    const seen = observeActionFailure(this.state.failureStreak, outcome, this.config.repeatedFailure);
-    this.state.failureStreak = seen.state;
-    if (seen.verdict.kind === 'stop') {
-      this.state.messages.push({ role: 'user', content: results });
-      throw this.stop('REPEATED_FAILURE', `Repeated failure: ${seen.verdict.detail}`, seen.verdict.detail);
-    }
-    return seen.verdict.kind === 'warn';
-  }
-
-  /** Runs recorded before failures were counted per action: the same tool failing the same way 3 times running. */
-  private observeFailures(call: ToolCall, result: ToolResultBlock, results: ToolResultBlock[]): void {
-    const kind = errorKindOf(result.content, result.is_error);
-    // A human's "no" is a decision, not a failure of the tool.
-    if (kind === null || kind === 'UserDenied') {
-      this.state.failureStreak = createFailureStreak();
-      return;
-    }
-    const seen = observeFailure(this.state.failureStreak, { tool: call.name, errorKind: kind });
-    this.state.failureStreak = seen.state;
-    if (seen.verdict.stop) {
-      this.state.messages.push({ role: 'user', content: results });
-      throw this.stop('REPEATED_FAILURE', `Repeated failure: ${seen.verdict.detail}`, seen.verdict.detail);
-    }
-  }
-
-  private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.board, config: this.config, workflowId: this.workflowId };
-    if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
-    return subagent(args as ToolArgs<'subagent'>, context);
-  }
-
   /**
    * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
    * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
@@ -512,7 +418,7 @@ class AgentRun {
       model: this.config.model ?? null,
       budgetLeft: formatRemaining(this.state.budget, this.limits, Date.now()),
       queuedFollowUps: this.state.followUps.length,
-      sandbox: this.sandboxStatus(),
+      sandbox: this.tools.sandboxStatus(),
     };
   }
 

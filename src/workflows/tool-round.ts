@@ -1,0 +1,111 @@
+import type { ApplicationFailure } from '@temporalio/workflow';
+import type { AgentRunConfig } from '../common/input';
+import type { ToolCall, ToolResultBlock } from '../common/messages';
+import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
+import type { ToolArgs, ToolName } from '../common/tool-schemas';
+import type { BudgetSnapshot, SandboxStatus } from '../common/wire';
+import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
+import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
+import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
+import type { StopReason } from '../loop/stop-reasons';
+import { observeToolOutcome } from '../loop/tool-progress';
+import type { HumanChannel } from './human-channel';
+import type { JobBoard } from './job-board';
+import type { RunReporter } from './run-reporter';
+import type { RunState } from './run-state';
+import { dispatchToolCall } from './tool-dispatch';
+import { backgroundRun, subagent } from './workflow-tools';
+
+export interface ToolRoundContext {
+  config: Omit<AgentRunConfig, 'resume'>;
+  state: RunState;
+  report: RunReporter;
+  human: HumanChannel;
+  board: JobBoard;
+  workflowId: string;
+  offered: ReadonlySet<string>;
+  sandbox: SandboxRequest;
+  policy: PermissionPolicy;
+  guard: typeof checkPermission;
+  /** See AgentRun: false only for runs recorded before failures were counted per action. */
+  failuresByAction: boolean;
+  stop(reason: StopReason, message: string, detail: string): ApplicationFailure;
+}
+
+/** The tool calls of one reply, run one after the other, and what they tell about progress. */
+export class ToolRound {
+  /** How the worker confined the last command; unknown until one ran. */
+  private sandboxKind: SandboxKind | undefined;
+
+  constructor(private readonly context: ToolRoundContext) {}
+
+  async run(calls: ToolCall[], alreadyShown: boolean, before: BudgetSnapshot): Promise<void> {
+    const { config, state, report } = this.context;
+    const results: ToolResultBlock[] = [];
+    let evidence = 0;
+    let warned = false;
+    let failureWarned = false;
+    for (const call of calls) {
+      const step = state.budget.iterations;
+      if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
+      report.setPhase('running_tool');
+      const result = await dispatchToolCall(call, {
+        workspace: config.workspace,
+        toolTaskQueue: config.toolTaskQueue,
+        sandbox: this.context.sandbox,
+        observeSandbox: (kind) => {
+          this.sandboxKind = kind;
+        },
+        offered: this.context.offered,
+        checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
+        askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+        runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+      });
+      report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
+      results.push(result);
+      const seen = observeToolOutcome(
+        state,
+        { name: call.name, input: call.input, content: result.content, isError: result.is_error, step: state.budget.iterations },
+        { failuresByAction: this.context.failuresByAction, limits: config.repeatedFailure },
+      );
+      state.loopDetector = seen.state.loopDetector;
+      state.failureStreak = seen.state.failureStreak;
+      if (seen.newEvidence) evidence += 1;
+      if (seen.actionWarned) warned = true;
+      if (seen.failureWarned) failureWarned = true;
+      if (seen.stop) {
+        state.messages.push({ role: 'user', content: results });
+        throw this.context.stop(seen.stop.reason, seen.stop.message, seen.stop.detail);
+      }
+    }
+    // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
+    const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
+    const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
+    state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
+    const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
+    const reason = failureWarned ? 'next_turn:repeated_failure_warned' : warned ? 'next_turn:repeated_action_warned' : 'next_turn';
+    report.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
+  }
+
+  sandboxStatus(): SandboxStatus {
+    const { sandbox } = this.context;
+    return {
+      network: describeNetwork(sandbox.network),
+      workspace: sandbox.writableWorkspace ? 'read-write' : 'read-only',
+      readOnlyPaths: sandbox.readOnlyPaths,
+      enforcement: this.sandboxKind ?? 'no command run yet',
+    };
+  }
+
+  /** `network none · workspace read-write · bubblewrap`: what a step's commands could reach. */
+  private sandboxLine(): string {
+    const status = this.sandboxStatus();
+    return `network ${status.network} · workspace ${status.workspace} · ${status.enforcement}`;
+  }
+
+  private runWorkflowTool(name: ToolName, args: unknown) {
+    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId };
+    if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
+    return subagent(args as ToolArgs<'subagent'>, context);
+  }
+}
