@@ -19,7 +19,6 @@ import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunSta
 import { agentType, toolsFor } from '../loop/agent-types';
 import { addUsage, budgetStopReason, checkBudget, countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION, type CompactionOptions } from '../loop/compaction';
-import { durationToMs } from '../loop/duration';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
 import { checkPermission, createPolicy } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
@@ -27,12 +26,12 @@ import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
 import type { StopReason } from '../loop/stop-reasons';
-import { runAcceptance } from './acceptance';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { modelActivities } from './activity-proxies';
 import { notifyParent } from './background-job';
 import { compactHistory, type TokenCounting } from './compaction-step';
+import { proposeCompletion, type CompletionContext } from './completion';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
@@ -73,6 +72,7 @@ class AgentRun {
   private readonly report: RunReporter;
   private readonly board: JobBoard;
   private readonly tools: ToolRound;
+  private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
   private readonly policy;
   private readonly guard: typeof checkPermission;
@@ -137,6 +137,7 @@ class AgentRun {
       failuresByAction: this.failuresByAction,
       stop: (reason, message, detail) => this.stop(reason, message, detail),
     });
+    this.completion = { config, state: this.state, board: this.board, report: this.report, stop: (reason, message, detail) => this.stop(reason, message, detail) };
     setHandler(messagesQuery, () => this.state.messages);
     setHandler(stepsQuery, () => this.state.steps);
     setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
@@ -196,7 +197,7 @@ class AgentRun {
           this.report.recordStep('output_truncated', before, 0, [], `recovery ${this.state.truncationRecoveries} of ${MAX_TRUNCATION_RECOVERIES}`);
           continue;
         }
-        const done = await this.proposeCompletion(before);
+        const done = await proposeCompletion(this.completion, before);
         if (done) return done;
         continue;
       }
@@ -237,7 +238,7 @@ class AgentRun {
       return 'continue';
     }
     this.state.lastText = verdict.text;
-    return (await this.proposeCompletion(before)) ?? 'continue';
+    return (await proposeCompletion(this.completion, before)) ?? 'continue';
   }
 
   private get iteration(): number {
@@ -345,46 +346,6 @@ class AgentRun {
   }
 
   /**
-   * Seed 003, 4.4: a final answer is a proposal. It ends the run only when no job runs (or the
-   * run does not wait for jobs), the acceptance check passes and no follow-up is queued.
-   */
-  private async proposeCompletion(before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
-    if (this.config.waitForJobs && this.board.hasRunning()) {
-      const waitingOn = this.board.list().map((job) => job.taskId);
-      this.report.setPhase('waiting_for_jobs');
-      this.report.recordStep('waiting_for_jobs', before, 0, [], `final answer proposed while ${waitingOn.join(', ')} still run`);
-      await condition(() => this.board.hasNotifications() || !this.board.hasRunning());
-      return undefined;
-    }
-    if (this.config.acceptance) {
-      this.report.setPhase('checking_acceptance');
-      const check = await runAcceptance(this.config);
-      if (check && !check.passed) {
-        this.state.acceptanceAttempts += 1;
-        if (this.state.acceptanceAttempts >= this.config.acceptance.maxAttempts) {
-          throw this.stop('acceptance_failed', `Acceptance check failed ${this.state.acceptanceAttempts} times: ${this.config.acceptance.command}`, check.output.slice(0, 500));
-        }
-        this.state.messages.push({
-          role: 'user',
-          content: `The acceptance check \`${this.config.acceptance.command}\` failed (${this.state.acceptanceAttempts} of ${this.config.acceptance.maxAttempts}); the task is not done yet:\n${check.output.slice(-4000)}`,
-        });
-        this.report.recordStep('acceptance_failed', before, 1, [], check.output.slice(0, 300));
-        return undefined;
-      }
-    }
-    if (this.state.followUps.length > 0) {
-      this.report.recordStep('next_turn', before, 0, [], 'answered; a follow-up is queued');
-      return undefined;
-    }
-    if (this.config.idleTimeout !== undefined) {
-      this.report.setPhase('idle');
-      this.report.recordStep('idle', before, 0, [], `answered; open for follow-ups for ${this.config.idleTimeout}`);
-      if (await condition(() => this.state.followUps.length > 0, durationToMs(this.config.idleTimeout))) return undefined;
-    }
-    return this.finish(before);
-  }
-
-  /**
    * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
    * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
    */
@@ -420,16 +381,6 @@ class AgentRun {
       queuedFollowUps: this.state.followUps.length,
       sandbox: this.tools.sandboxStatus(),
     };
-  }
-
-  private finish(before: BudgetSnapshot): AgentRunResult {
-    const text = this.state.lastText;
-    this.report.recordStep('stop:final_answer', before, 0, []);
-    this.report.setPhase('completed');
-    this.report.attributes.set({ status: 'completed', waitingForHuman: false });
-    this.report.publish({ type: 'final', text, stopReason: 'final_answer' });
-    const { inputTokens, outputTokens, costUsd } = this.state.budget;
-    return { text, stopReason: 'final_answer', iterations: this.iteration, usage: { inputTokens, outputTokens }, costUsd };
   }
 
   /**
