@@ -1,20 +1,5 @@
-/**
- * Seed 003, 4.5: an iteration ends with a transition that carries its reason, not a bare
- * continue/stop flag; the reason decides what the next step changes (prompt, budget, state).
- * The step record stores this value.
- */
-export type Transition =
-  | { kind: 'next_turn' }
-  | { kind: 'compacted'; mode: 'micro' | 'full'; tokensBefore: number; tokensAfter: number }
-  /** The reply hit the output-token limit: continue with a recovery prompt, at most 3 times. */
-  | { kind: 'output_truncated'; recoveries: number }
-  | { kind: 'waiting_for_human' }
-  | { kind: 'waiting_for_jobs'; jobs: string[] }
-  /** A user follow-up arrived while the run worked; taken at a safe boundary (SPEC 3.5). */
-  | { kind: 'follow_up_taken' }
-  /** A final answer was proposed but the acceptance check failed: the loop continues. */
-  | { kind: 'acceptance_failed'; attempts: number }
-  | { kind: 'stop'; reason: StopReason };
+/** The loop's decisions as values (seed 003, 4.5): see ./transitions. */
+export type { Transition } from './transitions';
 
 export type StopReason =
   | 'final_answer'

@@ -1,6 +1,5 @@
 import {
   allHandlersFinished,
-  ApplicationFailure,
   CancellationScope,
   condition,
   ContinueAsNew,
@@ -25,13 +24,13 @@ import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
-import type { StopReason } from '../loop/stop-reasons';
+import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { modelActivities } from './activity-proxies';
 import { notifyParent } from './background-job';
 import { compactHistory, type TokenCounting } from './compaction-step';
-import { proposeCompletion, type CompletionContext } from './completion';
+import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
@@ -118,7 +117,7 @@ class AgentRun {
       publish: (event) => this.report.publish(event),
       setPhase: (phase) => this.report.setPhase(phase),
       attributes: this.report.attributes,
-      recordStep: (reason, calls, detail) => this.report.recordStep(reason, this.report.budget(), 0, calls, detail),
+      record: (transition) => this.report.record(transition, this.report.budget()),
       step: () => this.state.budget.iterations,
       forgetAnswers: this.answersPerRequest,
     });
@@ -135,9 +134,8 @@ class AgentRun {
       policy: this.policy,
       guard: this.guard,
       failuresByAction: this.failuresByAction,
-      stop: (reason, message, detail) => this.stop(reason, message, detail),
     });
-    this.completion = { config, state: this.state, board: this.board, report: this.report, stop: (reason, message, detail) => this.stop(reason, message, detail) };
+    this.completion = { config, state: this.state, board: this.board, report: this.report };
     setHandler(messagesQuery, () => this.state.messages);
     setHandler(stepsQuery, () => this.state.steps);
     setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
@@ -160,7 +158,7 @@ class AgentRun {
       if (err instanceof ContinueAsNew) throw err;
       const cancelled = isCancellation(err);
       await CancellationScope.nonCancellable(async () => {
-        if (cancelled) this.report.recordStep('stop:cancelled', this.report.budget(), 0, [], 'cancelled by the user');
+        if (cancelled) this.report.record({ kind: 'stop', reason: 'cancelled', detail: 'cancelled by the user' }, this.report.budget());
         else this.report.failed(err);
         const { type, message } = describeActivityFailure(err);
         await this.end({ taskId: this.config.parent?.taskId ?? '', status: cancelled ? 'cancelled' : 'failed', summary: `${type}: ${message}` });
@@ -169,48 +167,66 @@ class AgentRun {
     }
   }
 
+  /** Seed 000's loop: each phase ends in a transition (src/loop/transitions.ts), recorded as one step; a stop ends the run. */
   private async loop(): Promise<AgentRunResult> {
     for (;;) {
-      this.takeFollowUps();
-      this.checkBudgets();
+      const taken = this.takeFollowUps();
+      if (taken) this.report.record(taken, this.report.budget());
+      const overBudget = this.checkBudgets();
+      if (overBudget) return this.stopRun(overBudget, this.report.budget());
       const before = this.report.budget();
       this.state.budget = countIteration(this.state.budget);
       this.injectNotifications();
-      await this.compact();
+      const compactedFrom = this.report.budget();
+      const compacted = await this.compact();
+      if (compacted) this.report.record(compacted, compactedFrom);
       const response = await this.callModel();
+      if ('kind' in response) return this.stopRun(response, before);
       if (this.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      if (this.repliesPerTurn) {
-        const next = await this.takeReply(response, before);
-        if (next === 'continue') continue;
-        if (next !== 'tool_calls') return next;
-        await this.tools.run(response.toolCalls, response.streamed, before);
-        await this.continueAsNewIfSuggested();
-        continue;
+      const reply = this.repliesPerTurn ? this.takeReply(response) : this.takeReplyV1(response);
+      const transition =
+        reply === 'tool_calls'
+          ? await this.tools.run(response.toolCalls, response.streamed)
+          : reply === 'answer'
+            ? await proposeCompletion(this.completion)
+            : reply;
+      const result = await this.settle(transition, before);
+      if (result) return result;
+      if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested) {
+        this.report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, this.report.budget());
+        await this.continueAsNew();
       }
-      this.state.messages.push(responseToMessage(response));
-      this.state.lastText = response.text;
-      if (response.toolCalls.length === 0) {
-        if (response.finishReason === 'length' && this.state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
-          this.state.truncationRecoveries += 1;
-          this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
-          this.report.recordStep('output_truncated', before, 0, [], `recovery ${this.state.truncationRecoveries} of ${MAX_TRUNCATION_RECOVERIES}`);
-          continue;
-        }
-        const done = await proposeCompletion(this.completion, before);
-        if (done) return done;
-        continue;
-      }
-      await this.tools.run(response.toolCalls, response.streamed, before);
-      await this.continueAsNewIfSuggested();
     }
+  }
+
+  /** One step record per transition; what follows a proposal (waiting for jobs, idle) comes after its record. */
+  private async settle(transition: Transition, before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
+    if (transition.kind === 'stop') return this.stopRun(transition, before);
+    this.report.record(transition, before);
+    const next = await waitAfter(this.completion, transition);
+    return next ? this.settle(next, before) : undefined;
+  }
+
+  /**
+   * Where every stop the loop decides ends the run: a last step record, then the answer, or a
+   * non-retryable failure with { reason, detail, budget, stepId } in its details.
+   */
+  private stopRun(stop: Stop, before: BudgetSnapshot): AgentRunResult {
+    if (stop.reason === 'final_answer') {
+      this.report.record(stop, before);
+      return finish(this.completion);
+    }
+    const budget = this.report.budget();
+    const record = this.report.record(stop, budget);
+    throw stopFailure(stop.message ?? '', { reason: stop.reason, detail: stop.detail ?? '', budget, stepId: record.step_id });
   }
 
   /**
    * A reply in its turn (src/loop/reply.ts): a truncated piece is kept and recovered, an empty
    * reply is nudged once and never sent back to the provider, an answer is proposed whole.
    */
-  private async takeReply(response: LLMResponse, before: BudgetSnapshot): Promise<'continue' | 'tool_calls' | AgentRunResult> {
+  private takeReply(response: LLMResponse): Transition | 'tool_calls' | 'answer' {
     const seen = classifyReply(this.state.reply ?? createReplyState(), {
       text: response.text,
       toolCalls: response.toolCalls.length,
@@ -219,12 +235,12 @@ class AgentRun {
     this.state.reply = seen.state;
     const { verdict } = seen;
     if (verdict.kind === 'empty_again') {
-      throw this.stop('empty_reply', 'LLM call failed: EmptyReply: the model replied with no text and no tool call twice in a row', 'empty reply twice in a row');
+      const message = 'LLM call failed: EmptyReply: the model replied with no text and no tool call twice in a row';
+      return { kind: 'stop', reason: 'empty_reply', message, detail: 'empty reply twice in a row' };
     }
     if (verdict.kind === 'empty') {
       this.state.messages.push({ role: 'user', content: EMPTY_REPLY_NUDGE });
-      this.report.recordStep('empty_reply', before, 0, [], 'the model replied with nothing: nudged once');
-      return 'continue';
+      return { kind: 'empty_reply' };
     }
     // An assistant message with neither text nor tool calls is invalid on the wire (OpenAI rejects it).
     if (response.text || response.toolCalls.length > 0) this.state.messages.push(responseToMessage(response));
@@ -234,11 +250,23 @@ class AgentRun {
     }
     if (verdict.kind === 'truncated') {
       this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
-      this.report.recordStep('output_truncated', before, 0, [], `recovery ${verdict.recoveries} of ${MAX_TRUNCATION_RECOVERIES} in this turn`);
-      return 'continue';
+      return { kind: 'output_truncated', recoveries: verdict.recoveries, perTurn: true };
     }
     this.state.lastText = verdict.text;
-    return (await proposeCompletion(this.completion, before)) ?? 'continue';
+    return 'answer';
+  }
+
+  /** Runs recorded before replies were per turn: three recoveries a run, and any reply is kept. */
+  private takeReplyV1(response: LLMResponse): Transition | 'tool_calls' | 'answer' {
+    this.state.messages.push(responseToMessage(response));
+    this.state.lastText = response.text;
+    if (response.toolCalls.length > 0) return 'tool_calls';
+    if (response.finishReason === 'length' && this.state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
+      this.state.truncationRecoveries += 1;
+      this.state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
+      return { kind: 'output_truncated', recoveries: this.state.truncationRecoveries };
+    }
+    return 'answer';
   }
 
   private get iteration(): number {
@@ -246,29 +274,21 @@ class AgentRun {
   }
 
   /** SPEC 3.5: follow-ups wait in a queue and start the next turn at a safe boundary. */
-  private takeFollowUps(): boolean {
-    if (this.state.followUps.length === 0) return false;
+  private takeFollowUps(): Transition | undefined {
+    if (this.state.followUps.length === 0) return undefined;
     const taken = this.state.followUps.splice(0);
     for (const text of taken) this.state.messages.push({ role: 'user', content: text });
-    this.report.recordStep('follow_up_taken', this.report.budget(), 0, [], `${taken.length} follow-up(s)`);
-    return true;
+    return { kind: 'follow_up_taken', count: taken.length };
   }
 
-  private checkBudgets(): void {
+  private checkBudgets(): Stop | undefined {
     const check = checkBudget(this.state.budget, this.limits, Date.now());
-    if (check.kind === 'ok') return;
-    const reason = budgetStopReason(check.budget);
+    if (check.kind === 'ok') return undefined;
     const message =
       check.budget === 'iterations'
         ? `Agent loop exceeded ${this.config.maxIterations} iterations`
         : `${check.budget.replace('_', '-')} budget spent: used ${formatUsed(check.budget, check.used)} of ${formatUsed(check.budget, check.limit)}`;
-    throw this.stop(reason, message, `${check.budget}: used ${check.used} of ${check.limit}`);
-  }
-
-  private stop(reason: StopReason, message: string, detail: string): ApplicationFailure {
-    const budget = this.report.budget();
-    const record = this.report.recordStep(`stop:${reason}`, budget, 0, [], detail);
-    return stopFailure(message, { reason, detail, budget, stepId: record.step_id });
+    return { kind: 'stop', reason: budgetStopReason(check.budget), message, detail: `${check.budget}: used ${check.used} of ${check.limit}` };
   }
 
   /** Seed 000, step 1: finished jobs' notifications enter the history as one system message. */
@@ -279,8 +299,7 @@ class AgentRun {
     this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
   }
 
-  private async compact(): Promise<void> {
-    const before = this.report.budget();
+  private async compact(): Promise<Transition | undefined> {
     const outcome = await compactHistory(
       this.state.messages,
       this.compaction,
@@ -291,13 +310,10 @@ class AgentRun {
       },
       this.tokenCounting(),
     );
-    if (outcome.kind === 'none') return;
+    if (outcome.kind === 'none') return undefined;
     this.state.messages = outcome.messages;
-    if (outcome.kind === 'summary_failed') {
-      this.report.recordStep('compaction_failed', before, 0, [], `summary failed (${outcome.error}); history restored from the backup`);
-      return;
-    }
-    this.report.recordStep(`compacted:${outcome.mode}`, before, 0, [], `context too long: ~${outcome.tokensBefore} → ~${outcome.tokensAfter} tokens`);
+    if (outcome.kind === 'summary_failed') return { kind: 'compaction_failed', error: outcome.error };
+    return { kind: 'compacted', mode: outcome.mode, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
   }
 
   /**
@@ -310,7 +326,7 @@ class AgentRun {
     return { count: (messages) => contextTokens(messages, anchor), estimate: estimateContextTokens };
   }
 
-  private async callModel(): Promise<LLMResponse> {
+  private async callModel(): Promise<LLMResponse | Stop> {
     this.report.setPhase('calling_model');
     this.report.publish({ type: 'model_call', step: this.iteration });
     try {
@@ -322,8 +338,7 @@ class AgentRun {
     } catch (err) {
       if (isCancellation(err)) throw err;
       const { type, message } = describeActivityFailure(err);
-      // Like every other stop: a last step record, and { reason, detail, budget, stepId } in the details.
-      throw this.stop('provider_error', `LLM call failed: ${type}: ${message}`, `${type}: ${message}`.slice(0, 500));
+      return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
     }
   }
 
@@ -349,9 +364,7 @@ class AgentRun {
    * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
    * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
    */
-  private async continueAsNewIfSuggested(): Promise<void> {
-    if (!workflowInfo().continueAsNewSuggested) return;
-    this.report.recordStep('continue_as_new', this.report.budget(), 0, [], `history of ${workflowInfo().historyLength} events handed to a new run`);
+  private async continueAsNew(): Promise<void> {
     const end = this.stream.getState().base_offset + this.stream.getState().log.length;
     if (end > CARRIED_STREAM_ENTRIES) this.stream.truncate(end - CARRIED_STREAM_ENTRIES);
     await this.stream.continueAsNew<typeof agentRun>((streamState) => [

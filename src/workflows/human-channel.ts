@@ -3,10 +3,10 @@ import type { RunEvent } from '../common/events';
 import type { AgentRunConfig } from '../common/input';
 import type { ChildPermission } from '../common/jobs';
 import type { ToolCall } from '../common/messages';
-import { toolSummary } from '../common/tool-schemas';
 import type { PendingPermission, RunPhase } from '../common/wire';
 import { durationToMs } from '../loop/duration';
 import type { PermissionDecision } from '../loop/permissions';
+import type { Transition } from '../loop/transitions';
 import { childPermissionSignal } from './definitions';
 import { PermissionGate } from './permission-gate';
 import type { RunAttributes } from './search-attribute-keys';
@@ -17,7 +17,7 @@ export interface HumanChannelContext {
   publish(event: RunEvent): void;
   setPhase(phase: RunPhase): void;
   attributes: RunAttributes;
-  recordStep(reason: string, calls: ToolCall[], detail: string): void;
+  record(transition: Transition): void;
   step(): number;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   forgetAnswers: boolean;
@@ -41,7 +41,7 @@ export class HumanChannel {
   async ask(call: ToolCall, input: unknown, decision: PermissionDecision): Promise<boolean> {
     const { config, publish, attributes } = this.context;
     if (!config.askHuman) {
-      this.context.recordStep('approval_unavailable', [call], `${decision.reason}; nobody to ask in the background: denied`);
+      this.context.record({ kind: 'approval_unavailable', call, why: decision.reason });
       return false;
     }
     const timeoutMs = durationToMs(config.approvalTimeout);
@@ -67,7 +67,7 @@ export class HumanChannel {
       decision: answer.allowed ? 'allow' : 'deny',
       reason: answer.timedOut ? `timed out after ${config.approvalTimeout}: denied (fail closed)` : answer.reason,
     });
-    if (answer.timedOut) this.context.recordStep('approval_timed_out', [call], `${toolSummary(call.name, input)} (${decision.reason})`);
+    if (answer.timedOut) this.context.record({ kind: 'approval_timed_out', call, input, why: decision.reason });
     this.context.setPhase('running_tool');
     return answer.allowed;
   }

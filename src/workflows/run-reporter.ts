@@ -5,6 +5,7 @@ import type { ToolCall } from '../common/messages';
 import type { BudgetSnapshot, RunPhase, StepRecord } from '../common/wire';
 import { formatRemaining, type BudgetLimits } from '../loop/budget';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
+import { describeTransition, type Transition } from '../loop/transitions';
 import type { RunState } from './run-state';
 import { RunAttributes } from './search-attribute-keys';
 
@@ -36,12 +37,18 @@ export class RunReporter {
     return budgetSnapshot(this.state.budget, this.limits, Date.now());
   }
 
-  recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string): StepRecord {
+  private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string): StepRecord {
     const stepId = (this.state.steps.at(-1)?.step_id ?? 0) + 1;
     const record = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox });
     this.state.steps.push(record);
     this.publish({ type: 'step', record });
     return record;
+  }
+
+  /** The one place a step is recorded: a transition, with the budget as it was when the step began. */
+  record(transition: Transition, before: BudgetSnapshot): StepRecord {
+    const { reason, detail, evidence, calls, sandbox } = describeTransition(transition);
+    return this.recordStep(reason, before, evidence, calls, detail, sandbox);
   }
 
   setPhase(phase: RunPhase): void {

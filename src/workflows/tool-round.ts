@@ -1,14 +1,13 @@
-import type { ApplicationFailure } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
-import type { BudgetSnapshot, SandboxStatus } from '../common/wire';
+import type { SandboxStatus } from '../common/wire';
 import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
-import type { StopReason } from '../loop/stop-reasons';
 import { observeToolOutcome } from '../loop/tool-progress';
+import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
 import type { RunReporter } from './run-reporter';
@@ -29,7 +28,6 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** See AgentRun: false only for runs recorded before failures were counted per action. */
   failuresByAction: boolean;
-  stop(reason: StopReason, message: string, detail: string): ApplicationFailure;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
@@ -39,7 +37,8 @@ export class ToolRound {
 
   constructor(private readonly context: ToolRoundContext) {}
 
-  async run(calls: ToolCall[], alreadyShown: boolean, before: BudgetSnapshot): Promise<void> {
+  /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
+  async run(calls: ToolCall[], alreadyShown: boolean): Promise<Transition> {
     const { config, state, report } = this.context;
     const results: ToolResultBlock[] = [];
     let evidence = 0;
@@ -75,7 +74,7 @@ export class ToolRound {
       if (seen.failureWarned) failureWarned = true;
       if (seen.stop) {
         state.messages.push({ role: 'user', content: results });
-        throw this.context.stop(seen.stop.reason, seen.stop.message, seen.stop.detail);
+        return { kind: 'stop', ...seen.stop };
       }
     }
     // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
@@ -83,8 +82,13 @@ export class ToolRound {
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
-    const reason = failureWarned ? 'next_turn:repeated_failure_warned' : warned ? 'next_turn:repeated_action_warned' : 'next_turn';
-    report.recordStep(reason, before, evidence, calls, undefined, ranCommands ? this.sandboxLine() : undefined);
+    return {
+      kind: 'next_turn',
+      ...(failureWarned ? { warned: 'repeated_failure' } : warned ? { warned: 'repeated_action' } : {}),
+      calls,
+      evidence,
+      ...(ranCommands ? { sandbox: this.sandboxLine() } : {}),
+    };
   }
 
   sandboxStatus(): SandboxStatus {

@@ -1,0 +1,96 @@
+import type { ToolCall } from '../common/messages';
+import { toolSummary } from '../common/tool-schemas';
+import { MAX_TRUNCATION_RECOVERIES } from './reply';
+import type { StopReason } from './stop-reasons';
+
+/**
+ * Seed 003, 4.5: an iteration ends with a transition that carries its reason, not a bare
+ * continue/stop flag; the reason decides what the next step changes (prompt, budget, state).
+ * Each transition is one step record (`describeTransition`); a stop also ends the run.
+ */
+export type Transition =
+  /** The tool round is done (a warning added to it, if any), or an answer came while a follow-up waits. */
+  | {
+      kind: 'next_turn';
+      warned?: 'repeated_action' | 'repeated_failure';
+      /** The tool round's calls, how many brought new evidence, and how its commands were confined. */
+      calls?: ToolCall[];
+      evidence?: number;
+      sandbox?: string;
+      /** An answer was proposed while a follow-up is queued. */
+      followUpQueued?: boolean;
+    }
+  | { kind: 'compacted'; mode: 'micro' | 'full'; tokensBefore: number; tokensAfter: number }
+  | { kind: 'compaction_failed'; error: string }
+  /** The reply hit the output-token limit: continue with a recovery prompt, at most 3 times (per turn, in newer runs). */
+  | { kind: 'output_truncated'; recoveries: number; perTurn?: boolean }
+  /** The model replied with nothing: nudged once. */
+  | { kind: 'empty_reply' }
+  | { kind: 'waiting_for_human' }
+  | { kind: 'waiting_for_jobs'; jobs: string[] }
+  /** A user follow-up arrived while the run worked; taken at a safe boundary (SPEC 3.5). */
+  | { kind: 'follow_up_taken'; count?: number }
+  /** A final answer was proposed but the acceptance check failed: the loop continues. */
+  | { kind: 'acceptance_failed'; attempts: number; output?: string }
+  /** Answered, and open for follow-ups for `timeout`. */
+  | { kind: 'idle'; timeout: string | number }
+  | { kind: 'continue_as_new'; historyLength: number }
+  /** A permission question nobody answered in time: denied. */
+  | { kind: 'approval_timed_out'; call: ToolCall; input: unknown; why: string }
+  /** A permission question in a run nobody watches: denied. */
+  | { kind: 'approval_unavailable'; call: ToolCall; why: string }
+  /** `message` is the failure's message for every stop but the final answer (and a cancellation, which is Temporal's). */
+  | { kind: 'stop'; reason: StopReason; message?: string; detail?: string };
+
+export type Stop = Extract<Transition, { kind: 'stop' }>;
+
+/** What a step record stores for a transition. */
+export interface StepContent {
+  reason: string;
+  detail?: string;
+  evidence: number;
+  calls: ToolCall[];
+  sandbox?: string;
+}
+
+export function describeTransition(transition: Transition): StepContent {
+  const step = (reason: string, detail?: string): StepContent => ({ reason, ...(detail !== undefined ? { detail } : {}), evidence: 0, calls: [] });
+  switch (transition.kind) {
+    case 'next_turn': {
+      if (transition.followUpQueued) return step('next_turn', 'answered; a follow-up is queued');
+      const reason = transition.warned ? `next_turn:${transition.warned}_warned` : 'next_turn';
+      return {
+        reason,
+        evidence: transition.evidence ?? 0,
+        calls: transition.calls ?? [],
+        ...(transition.sandbox !== undefined ? { sandbox: transition.sandbox } : {}),
+      };
+    }
+    case 'compacted':
+      return step(`compacted:${transition.mode}`, `context too long: ~${transition.tokensBefore} → ~${transition.tokensAfter} tokens`);
+    case 'compaction_failed':
+      return step('compaction_failed', `summary failed (${transition.error}); history restored from the backup`);
+    case 'output_truncated':
+      return step('output_truncated', `recovery ${transition.recoveries} of ${MAX_TRUNCATION_RECOVERIES}${transition.perTurn ? ' in this turn' : ''}`);
+    case 'empty_reply':
+      return step('empty_reply', 'the model replied with nothing: nudged once');
+    case 'waiting_for_human':
+      return step('waiting_for_human');
+    case 'waiting_for_jobs':
+      return step('waiting_for_jobs', `final answer proposed while ${transition.jobs.join(', ')} still run`);
+    case 'follow_up_taken':
+      return step('follow_up_taken', `${transition.count ?? 1} follow-up(s)`);
+    case 'acceptance_failed':
+      return { ...step('acceptance_failed', (transition.output ?? '').slice(0, 300)), evidence: 1 };
+    case 'idle':
+      return step('idle', `answered; open for follow-ups for ${transition.timeout}`);
+    case 'continue_as_new':
+      return step('continue_as_new', `history of ${transition.historyLength} events handed to a new run`);
+    case 'approval_timed_out':
+      return { ...step('approval_timed_out', `${toolSummary(transition.call.name, transition.input)} (${transition.why})`), calls: [transition.call] };
+    case 'approval_unavailable':
+      return { ...step('approval_unavailable', `${transition.why}; nobody to ask in the background: denied`), calls: [transition.call] };
+    case 'stop':
+      return step(`stop:${transition.reason}`, transition.detail);
+  }
+}
