@@ -1,0 +1,104 @@
+import { isCancellation } from '@temporalio/workflow';
+import type { AgentRunConfig } from '../common/input';
+import type { LLMResponse, Message } from '../common/messages';
+import { addUsage } from '../loop/budget';
+import type { CompactionOptions } from '../loop/compaction';
+import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
+import type { Stop, Transition } from '../loop/transitions';
+import { modelActivities } from './activity-proxies';
+import { compactHistory, type TokenCounting } from './compaction-step';
+import { describeActivityFailure } from './run-failures';
+import type { RunReporter } from './run-reporter';
+import type { RunState } from './run-state';
+import { TranscriptSender } from './transcript';
+
+export interface ModelTurnContext {
+  config: Omit<AgentRunConfig, 'resume'>;
+  state: RunState;
+  report: RunReporter;
+  offered: ReadonlySet<string>;
+  compaction: CompactionOptions;
+  /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
+  tokensFromUsage: boolean;
+}
+
+/** The model's side of an iteration: the history compacted when it grew too long, then the call. */
+export class ModelTurn {
+  /** The provider's count for the history as last sent; valid while the history is that same array. */
+  private tokenAnchor: (TokenAnchor & { array: Message[] }) | undefined;
+  private readonly transcript: TranscriptSender;
+
+  constructor(private readonly context: ModelTurnContext) {
+    this.transcript = new TranscriptSender(() => context.state.messages);
+  }
+
+  private get iteration(): number {
+    return this.context.state.budget.iterations;
+  }
+
+  /** `compacted` or `compaction_failed` when the history was rewritten; nothing when it fit. */
+  async compact(): Promise<Transition | undefined> {
+    const { state, report } = this.context;
+    const outcome = await compactHistory(
+      state.messages,
+      this.context.compaction,
+      async (request) => {
+        report.setPhase('compacting');
+        const response = await this.modelCall(request, [], false, 'compaction summary');
+        return response.text;
+      },
+      this.tokenCounting(),
+    );
+    if (outcome.kind === 'none') return undefined;
+    state.messages = outcome.messages;
+    if (outcome.kind === 'summary_failed') return { kind: 'compaction_failed', error: outcome.error };
+    return { kind: 'compacted', mode: outcome.mode, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
+  }
+
+  /**
+   * Runs recorded before counted four characters a token; new runs take the provider's count of
+   * what the last call sent and estimate only what came since (src/loop/token-count.ts).
+   */
+  private tokenCounting(): TokenCounting | undefined {
+    if (!this.context.tokensFromUsage) return undefined;
+    const anchor = this.tokenAnchor?.array === this.context.state.messages ? this.tokenAnchor : undefined;
+    return { count: (messages) => contextTokens(messages, anchor), estimate: estimateContextTokens };
+  }
+
+  /** The reply, or the `provider_error` stop when the call failed for good. */
+  async call(): Promise<LLMResponse | Stop> {
+    const { config, state, report } = this.context;
+    report.setPhase('calling_model');
+    report.publish({ type: 'model_call', step: this.iteration });
+    try {
+      const sent = state.messages;
+      const sentCount = sent.length;
+      const response = await this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`);
+      this.tokenAnchor = { array: sent, sentCount, inputTokens: response.usage.inputTokens };
+      return response;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      const { type, message } = describeActivityFailure(err);
+      return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
+    }
+  }
+
+  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {
+    const { config, state } = this.context;
+    const response = await modelActivities.callModel.executeWithOptions(
+      { summary: `${config.model ?? 'default model'} · ${purpose}` },
+      [
+        {
+          ...(config.model ? { model: config.model } : {}),
+          ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
+          ...this.transcript.requestFor(messages),
+          tools,
+          stream,
+          step: this.iteration,
+        },
+      ],
+    );
+    state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
+    return response;
+  }
+}
