@@ -29,12 +29,13 @@ import { notifyParent } from './background-job';
 import { ANSWERS_PER_REQUEST, FAILURES_BY_ACTION, PARSED_SHELL_GUARD, REPLIES_PER_TURN, TOKENS_FROM_USAGE } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
+import { handOver } from './hand-over';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
-import { CARRIED_STEPS, initialRunState, isRunState, type RunState } from './run-state';
+import { initialRunState, isRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
 import { eventsSince } from './stream-events';
@@ -47,9 +48,6 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const { resume, ...config } = parsed.config;
   return new AgentRun(config, isRunState(resume) ? resume : undefined).run();
 }
-
-/** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
-const CARRIED_STREAM_ENTRIES = 2000;
 
 class AgentRun {
   async run(): Promise<AgentRunResult> {
@@ -100,7 +98,7 @@ class AgentRun {
       if (result) return result;
       if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested) {
         this.report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, this.report.budget());
-        await this.continueAsNew();
+        await handOver(this.stream, this.config, this.state, this.board);
       }
     }
   }
@@ -229,27 +227,6 @@ class AgentRun {
     if (drained.length === 0) return;
     this.state.messages = injectNotifications(this.state.messages, drained);
     this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
-  }
-
-  /**
-   * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
-   * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
-   */
-  private async continueAsNew(): Promise<void> {
-    const end = this.stream.getState().base_offset + this.stream.getState().log.length;
-    if (end > CARRIED_STREAM_ENTRIES) this.stream.truncate(end - CARRIED_STREAM_ENTRIES);
-    await this.stream.continueAsNew<typeof agentRun>((streamState) => [
-      {
-        ...(this.config as AgentRunInput),
-        resume: {
-          ...this.state,
-          steps: this.state.steps.slice(-CARRIED_STEPS),
-          jobs: this.board.state(),
-          stream: streamState,
-          generation: this.state.generation + 1,
-        } satisfies RunState,
-      },
-    ]);
   }
 
   private status(): RunStatus {
