@@ -71,6 +71,8 @@ const REPLIES_PER_TURN = 'replies-per-turn';
 const FAILURES_BY_ACTION = 'failures-by-action';
 /** The patch that counts context tokens from the provider's usage, CJK-aware (issue 13). */
 const TOKENS_FROM_USAGE = 'tokens-from-usage';
+/** The patch that holds continue-as-new while children run, since they end with the run (issue 13). */
+const CHILDREN_END_WITH_RUN = 'children-end-with-run';
 const TRUNCATION_RECOVERY_PROMPT =
   'Your previous reply was cut off by the output token limit. Continue exactly where it stopped; do not repeat what you already wrote.';
 /** Stream entries kept across continue-as-new: a follower that is further behind than this catches up from history. */
@@ -505,6 +507,10 @@ class AgentRun {
    */
   private async continueAsNewIfSuggested(): Promise<void> {
     if (!workflowInfo().continueAsNewSuggested) return;
+    // Jobs and subagents end with the run (parent close policy REQUEST_CANCEL), and the server
+    // applies that policy on continue-as-new too: hand over only once none is running. Asked here,
+    // not at start, so that a run already under way when this shipped also waits for its new jobs.
+    if (this.board.blocksContinueAsNew() && patched(CHILDREN_END_WITH_RUN)) return;
     this.recordStep('continue_as_new', this.budget(), 0, [], `history of ${workflowInfo().historyLength} events handed to a new run`);
     const end = this.stream.getState().base_offset + this.stream.getState().log.length;
     if (end > CARRIED_STREAM_ENTRIES) this.stream.truncate(end - CARRIED_STREAM_ENTRIES);
