@@ -26,7 +26,7 @@ import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { ANSWERS_PER_REQUEST, FAILURES_BY_ACTION, PARSED_SHELL_GUARD, REPLIES_PER_TURN, TOKENS_FROM_USAGE } from './patches';
+import { ANSWERS_PER_REQUEST, CHILDREN_END_WITH_RUN, FAILURES_BY_ACTION, PARSED_SHELL_GUARD, REPLIES_PER_TURN, TOKENS_FROM_USAGE } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { handOver } from './hand-over';
@@ -96,11 +96,20 @@ class AgentRun {
             : reply;
       const result = await this.settle(transition, before);
       if (result) return result;
-      if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested) {
+      if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested && !this.childrenHoldHandOver()) {
         this.report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, this.report.budget());
         await handOver(this.stream, this.config, this.state, this.board);
       }
     }
+  }
+
+  /**
+   * Jobs and subagents end with the run (parent close policy REQUEST_CANCEL), and the server
+   * applies that policy on continue-as-new too: hand over only once none is running. Asked here,
+   * not in the constructor, so that a run already under way when this shipped also waits for its new jobs.
+   */
+  private childrenHoldHandOver(): boolean {
+    return this.board.blocksContinueAsNew() && patched(CHILDREN_END_WITH_RUN);
   }
 
   /** One step record per transition; what follows a proposal (waiting for jobs, idle) comes after its record. */

@@ -54,6 +54,14 @@ export class JobBoard {
     return this.running.size > 0;
   }
 
+  /**
+   * A run must not continue as new while it has jobs: the server would cancel them as it closes
+   * the run (their parent close policy), and the next run would wait for reports that never come.
+   */
+  blocksContinueAsNew(): boolean {
+    return this.running.size > 0;
+  }
+
   hasNotifications(): boolean {
     return this.notifications.length > 0;
   }
@@ -81,9 +89,10 @@ export class JobBoard {
         workflowId: info.workflowId,
         args,
         staticSummary: `${job.kind === 'command' ? 'background' : 'background subagent'}: ${job.description}`.slice(0, 200),
-        // Abandoned, not cancelled, when this run continues as new: the job reports to the next run.
-        // When the run really ends, cancelAll() cancels what is still running.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
+        // A terminated run runs no workflow code, so only the server can end its jobs with it. It
+        // applies this policy on continue-as-new as well (measured on server 1.29), hence
+        // blocksContinueAsNew(). cancelAll() still ends them first when the run ends by itself.
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       });
     } catch (err) {
       this.running.delete(info.taskId);

@@ -1,5 +1,5 @@
 /**
- * The `patched()` ids of the agent run. Each is asked once, in the AgentRun constructor, in this
+ * The `patched()` ids of the agent run. All but the last are asked once, in the AgentRun constructor, in this
  * order: a patch marker is a history event, so moving a call changes what replays.
  */
 
@@ -13,3 +13,8 @@ export const REPLIES_PER_TURN = 'replies-per-turn';
 export const FAILURES_BY_ACTION = 'failures-by-action';
 /** The patch that counts context tokens from the provider's usage, CJK-aware (issue 13). */
 export const TOKENS_FROM_USAGE = 'tokens-from-usage';
+/**
+ * The patch that holds continue-as-new while children run, since they end with the run (issue 13).
+ * The one asked elsewhere: at the hand-over, only while a child runs (see AgentRun.childrenHoldHandOver).
+ */
+export const CHILDREN_END_WITH_RUN = 'children-end-with-run';

@@ -1,4 +1,4 @@
-import { executeChild, isCancellation } from '@temporalio/workflow';
+import { executeChild, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
 import type { AgentRunConfig, AgentRunInput } from '../common/input';
 import type { BackgroundJobInput } from '../common/jobs';
 import type { ToolOutcome } from '../common/tool-outcome';
@@ -72,6 +72,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
       workflowId: `${ctx.workflowId}.${taskId}`,
       args: [input],
       staticSummary: `subagent (${type.name}): ${args.task}`.slice(0, 200),
+      // Cancelled rather than terminated with a terminated run: it then cancels its own jobs and children.
+      parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
     });
     return { ok: true, output: result.text };
   } catch (err) {

@@ -20,6 +20,10 @@ export interface ScriptStep {
   chunkDelayMs?: number;
   /** Streaming only: send this many chunks, then cut the connection. */
   breakAfterChunks?: number;
+  /** Streaming only: leave out the finish_reason chunk and the usage chunk, then end cleanly. */
+  noFinishReason?: boolean;
+  /** Streaming only: answer 200 with an event stream that ends at once, with no event. */
+  noEvents?: boolean;
   /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
   streamUnsupported?: boolean;
   /** Never answer (a hung connection). */
@@ -201,9 +205,12 @@ async function streamAnswer(
       choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, finish_reason: null }],
     });
   });
-  chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }] });
-  chunks.push({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+  if (!step.noFinishReason) {
+    chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }] });
+    chunks.push({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+  }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...step.headers });
+  if (step.noEvents) return void res.end();
   const limit = step.breakAfterChunks ?? Infinity;
   for (const [i, chunk] of chunks.entries()) {
     if (i >= limit) {

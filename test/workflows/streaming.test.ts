@@ -40,7 +40,7 @@ test('text deltas reach the stream as they arrive, a tool call ends the text, an
   expect(h.model.requestsFor('streamed')[0]?.body.stream).toBe(true);
 });
 
-test('a provider that cannot stream, before any event, falls back to the non-streaming call with a status event', async () => {
+test('a provider that cannot stream, before any event, falls back once to the non-streaming call with a status event', async () => {
   h.model.setScenario('no-stream', [{ text: 'Plain answer.', streamUnsupported: true }, { text: 'Plain answer.' }]);
   const { result, events } = await runWithEvents('no-stream');
   expect(result).toMatchObject({ text: 'Plain answer.' });
@@ -53,14 +53,55 @@ test('a provider that cannot stream, before any event, falls back to the non-str
   expect(streamedText(events)).toBe('Plain answer.');
 });
 
-test('a break after partial output is an LLMCallError, not a fallback and not a retry', async () => {
-  h.model.setScenario('breaks', [{ chunks: ['Half an ', 'answer', ' and more'], breakAfterChunks: 2 }]);
-  const { error } = await runWithEvents('breaks');
+function llmCallError(error: unknown): ApplicationFailure {
   expect(error).toBeInstanceOf(WorkflowFailedError);
   const failure = (error as WorkflowFailedError).cause as ApplicationFailure;
   expect(failure.type).toBe('LLMCallError');
-  expect(failure.message).toMatch(/^LLM call failed: \w+: stream broke after partial output: /);
-  expect(h.model.requestsFor('breaks')).toHaveLength(1);
+  return failure;
+}
+
+test('a connection cut mid-answer is retried as a new stream: the run ends with the second answer, followers drop the first', async () => {
+  h.model.setScenario('cut-once', (_body: unknown, index: number) =>
+    index === 0
+      ? { chunks: ['Half an ', 'answer', ' and more'], breakAfterChunks: 2 }
+      : { chunks: ['The whole ', 'answer.'] },
+  );
+  const { result, events } = await runWithEvents('cut-once');
+  expect(result).toMatchObject({ text: 'The whole answer.' });
+  expect(h.model.requestsFor('cut-once').map((r) => Boolean(r.body.stream))).toEqual([true, true]);
+  const restart = events.findIndex((e) => e.type === 'attempt_restart');
+  expect(events[restart]).toEqual({ type: 'attempt_restart', step: 1, attempt: 2 });
+  const text = (attempt: number) => events.filter((e) => e.type === 'text' && e.attempt === attempt).map((e) => (e as { delta: string }).delta);
+  expect(text(1)).toEqual(['Half an ', 'answer']);
+  expect(text(2)).toEqual(['The whole ', 'answer.']);
+  expect(events.slice(0, restart).some((e) => e.type === 'text' && e.attempt === 2)).toBe(false);
+  expect(streamedText(events)).toBe('The whole answer.');
+});
+
+test('a stream that ends without a finish reason is retried, not taken as the answer', async () => {
+  h.model.setScenario('no-finish', [{ chunks: ['Cut ', 'short'], noFinishReason: true }, { chunks: ['Complete ', 'answer.'] }]);
+  const { result, events } = await runWithEvents('no-finish');
+  expect(result).toMatchObject({ text: 'Complete answer.' });
+  expect(h.model.requestsFor('no-finish').map((r) => Boolean(r.body.stream))).toEqual([true, true]);
+  expect(events).toContainEqual({ type: 'attempt_restart', step: 1, attempt: 2 });
+  expect(streamedText(events)).toBe('Complete answer.');
+});
+
+test('a stream with no event at all, every attempt, fails the run as LLMCallError after 4 streaming attempts', async () => {
+  h.model.setScenario('silent', () => ({ noEvents: true }));
+  const { error } = await runWithEvents('silent');
+  expect(llmCallError(error).message).toBe('LLM call failed: StreamInterrupted: Streaming provider did not return a response');
+  expect(h.model.requestsFor('silent').map((r) => Boolean(r.body.stream))).toEqual([true, true, true, true]);
+});
+
+test('a connection cut on every attempt fails the run as LLMCallError naming the lost connection', async () => {
+  h.model.setScenario('always-cut', () => ({ chunks: ['Half an ', 'answer', ' and more'], breakAfterChunks: 2 }));
+  const { error, events } = await runWithEvents('always-cut');
+  expect(llmCallError(error).message).toBe(
+    'LLM call failed: StreamInterrupted: connection lost mid-stream after 2 chunks: TypeError: terminated',
+  );
+  expect(h.model.requestsFor('always-cut')).toHaveLength(4);
+  expect(events.filter((e) => e.type === 'attempt_restart').map((e) => e.attempt)).toEqual([2, 3, 4]);
 });
 
 test('stream: false calls the model without streaming and still publishes the text once', async () => {

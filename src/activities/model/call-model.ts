@@ -6,6 +6,7 @@ import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
 import type { LLMResponse } from '../../common/messages';
 import type { ModelRequest, ProviderConfig } from './model-request';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
+import { connectionLost, isConnectionLoss } from './stream-interrupted';
 import { collectStream } from './stream-response';
 import { toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
@@ -95,17 +96,13 @@ async function callStreaming(
   }
   let received = 0;
   try {
-    const { eventCount: _count, ...response } = await collectStream(stream, step, attempt, publish, () => {
+    return await collectStream(stream, step, attempt, publish, () => {
       received += 1;
       onChunk();
     });
-    return response;
   } catch (err) {
-    if (received === 0) throw err;
-    // The seed: a break after partial output is never retried, nor silently re-asked without streaming.
-    throw ApplicationFailure.nonRetryable(
-      `stream broke after partial output: ${err instanceof Error ? err.message : String(err)}`,
-      errorTypeName(err),
-    );
+    // A stream cut short is retried as a new streaming attempt, never re-asked without streaming.
+    if (isConnectionLoss(err)) throw connectionLost(received, err);
+    throw err;
   }
 }

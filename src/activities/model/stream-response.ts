@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { RunEvent } from '../../common/events';
 import type { LLMResponse, ToolCall } from '../../common/messages';
+import { noFinishReason, noStreamResponse } from './stream-interrupted';
 import { parseToolArguments } from './wire-format';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -14,6 +15,8 @@ interface PartialCall {
 /**
  * Folds a Chat Completions stream into one response, publishing text as it arrives and
  * each tool call once it is complete (when the next one starts, or at the end).
+ * A stream that ends with no event, or with no finish reason, was cut short: it throws a
+ * retryable `StreamInterrupted` instead of passing a partial answer off as the whole one.
  */
 export async function collectStream(
   chunks: AsyncIterable<Chunk>,
@@ -21,7 +24,7 @@ export async function collectStream(
   attempt: number,
   publish: (event: RunEvent) => void,
   onChunk: () => void,
-): Promise<LLMResponse & { eventCount: number }> {
+): Promise<LLMResponse> {
   let text = '';
   let model = '';
   let finishReason = '';
@@ -57,6 +60,8 @@ export async function collectStream(
       if (toolDelta.function?.arguments) call.args += toolDelta.function.arguments;
     }
   }
+  if (eventCount === 0) throw noStreamResponse();
+  if (!finishReason) throw noFinishReason(eventCount);
   for (let index = done.length; index < partial.length; index++) finish(index);
-  return { text, toolCalls: done, usage, finishReason, model, streamed: true, eventCount };
+  return { text, toolCalls: done, usage, finishReason, model, streamed: true };
 }

@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Message } from '../../src/common/messages';
+import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
+import { freePort } from '../support/free-port';
+import { Harness } from '../support/harness';
+import { waitFor } from '../support/wait-for';
+
+/** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
+let server: DevServer;
+let h: Harness;
+beforeAll(async () => {
+  server = await ensureDevServer({
+    address: `127.0.0.1:${await freePort()}`,
+    uiPort: await freePort(),
+    home: mkdtempSync(path.join(os.tmpdir(), 'bareagent-can-jobs-')),
+    persistent: false,
+    log: () => undefined,
+    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=150'],
+  });
+  h = await Harness.create({}, { address: server.address });
+  await h.startWorker();
+}, 120_000);
+afterAll(async () => {
+  await h?.close();
+  await server?.stop();
+});
+
+test('a run does not continue as new while its job runs (that would cancel the job), and does once it reported', async () => {
+  let afterNote = 0;
+  h.model.setScenario('carried', (body: { messages: unknown[] }, i: number) => {
+    if (i === 0) return { toolCalls: [{ id: 'job', name: 'background_run', arguments: { command: 'sleep 4; echo carried job done', task_id: 'carried' } }] };
+    if (JSON.stringify(body.messages).includes('- Task carried: done')) afterNote += 1;
+    // Enough iterations before and after the report for continue-as-new to be suggested in both.
+    if (afterNote < 25 && i < 300) return { toolCalls: [{ id: `g${i}`, name: 'glob', arguments: { pattern: `*.${i}` } }] };
+    return { text: 'Finished.' };
+  });
+  const handle = await h.start({ prompt: 'carry a job', model: 'carried', workspace: h.workspace(), permissionMode: 'auto' });
+  const jobHandle = h.client.workflow.getHandle(`${handle.workflowId}.carried`);
+  const job = await waitFor(async () => {
+    const description = await jobHandle.describe();
+    return description.status.name === 'RUNNING' ? undefined : description;
+  }, 'the job to close', 40_000);
+  expect(job.status.name).toBe('COMPLETED');
+  expect(await handle.result()).toMatchObject({ text: 'Finished.' });
+
+  const continued: number[] = [];
+  for await (const run of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) {
+    if (run.status.name === 'CONTINUED_AS_NEW') continued.push(run.closeTime?.getTime() ?? 0);
+  }
+  expect(continued.length).toBeGreaterThanOrEqual(1);
+  // Not before the job reported (its close may follow the report by a few milliseconds).
+  expect(Math.min(...continued)).toBeGreaterThan((job.closeTime?.getTime() ?? Infinity) - 1000);
+  const messages = await handle.query<Message[]>('messages');
+  expect(messages.find((m) => m.role === 'system')?.content).toContain('- Task carried: done - carried job done');
+}, 120_000);
