@@ -4,18 +4,16 @@ import {
   condition,
   ContinueAsNew,
   isCancellation,
-  log,
   patched,
-  setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
-import { describeIssues, parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
+import { parseAgentRunInput, type AgentRunConfig, type AgentRunInput } from '../common/input';
 import type { JobFinished } from '../common/jobs';
 import type { SandboxRequest } from '../common/sandbox';
-import { UserMessageInput, type AgentRunResult, type BudgetSnapshot, type RunStatus } from '../common/wire';
+import type { AgentRunResult, BudgetSnapshot } from '../common/wire';
 import { agentType, toolsFor } from '../loop/agent-types';
-import { countIteration, formatRemaining, type BudgetLimits } from '../loop/budget';
+import { countIteration, type BudgetLimits } from '../loop/budget';
 import { budgetStop } from '../loop/budget-stop';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
@@ -26,9 +24,8 @@ import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { ANSWERS_PER_REQUEST, CHILDREN_END_WITH_RUN, FAILURES_BY_ACTION, PARSED_SHELL_GUARD, REPLIES_PER_TURN, TOKENS_FROM_USAGE } from './patches';
+import { askRunPatches, CHILDREN_END_WITH_RUN, type RunPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
-import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
 import { handOver } from './hand-over';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
@@ -38,7 +35,7 @@ import { describeActivityFailure, invalidInput } from './run-failures';
 import { initialRunState, isRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
-import { eventsSince } from './stream-events';
+import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
 
 /** One agent run: BareAgent's `agent_loop()` (seed 000) with the production loop of seed 003. */
@@ -85,9 +82,9 @@ class AgentRun {
       if (compacted) this.report.record(compacted, compactedFrom);
       const response = await this.model.call();
       if ('kind' in response) return this.stopRun(response, before);
-      if (this.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+      if (this.patches.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      const reply = this.repliesPerTurn ? takeReply(this.state, response) : takeReplyV1(this.state, response);
+      const reply = this.patches.repliesPerTurn ? takeReply(this.state, response) : takeReplyV1(this.state, response);
       const transition =
         reply === 'tool_calls'
           ? await this.tools.run(response.toolCalls, response.streamed)
@@ -143,13 +140,7 @@ class AgentRun {
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
   private readonly policy;
-  private readonly guard: typeof checkPermission;
-  /** Each permission answer holds for its own request, and every tool call has an id of its own. */
-  private readonly answersPerRequest: boolean;
-  /** Truncation recovered per turn with the whole answer kept; an empty reply is not an answer. */
-  private readonly repliesPerTurn: boolean;
-  /** Repeated failures counted per action (tool and arguments), warned before the stop. */
-  private readonly failuresByAction: boolean;
+  private readonly patches: RunPatches;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly sandbox: SandboxRequest;
@@ -162,13 +153,7 @@ class AgentRun {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
     this.stream = new WorkflowStream(carried?.stream);
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
-    // Runs that started under the pattern-list guard keep its decisions on replay; new runs parse commands.
-    this.guard = patched(PARSED_SHELL_GUARD) ? checkPermission : checkPermissionV1;
-    this.answersPerRequest = patched(ANSWERS_PER_REQUEST);
-    this.repliesPerTurn = patched(REPLIES_PER_TURN);
-    this.failuresByAction = patched(FAILURES_BY_ACTION);
-    // Compaction counts tokens from the provider's usage plus a script-aware estimate.
-    const tokensFromUsage = patched(TOKENS_FROM_USAGE);
+    this.patches = askRunPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -182,7 +167,7 @@ class AgentRun {
       attributes: this.report.attributes,
       record: (transition) => this.report.record(transition, this.report.budget()),
       step: () => this.state.budget.iterations,
-      forgetAnswers: this.answersPerRequest,
+      forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tools = new ToolRound({
@@ -195,8 +180,9 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      guard: this.guard,
-      failuresByAction: this.failuresByAction,
+      // Runs that started under the pattern-list guard keep its decisions on replay.
+      guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
+      failuresByAction: this.patches.failuresByAction,
     });
     this.model = new ModelTurn({
       config,
@@ -204,18 +190,10 @@ class AgentRun {
       report: this.report,
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
-      tokensFromUsage,
+      tokensFromUsage: this.patches.tokensFromUsage,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report };
-    setHandler(messagesQuery, () => this.state.messages);
-    setHandler(stepsQuery, () => this.state.steps);
-    setHandler(eventsQuery, (fromOffset = 0) => eventsSince(this.stream, fromOffset));
-    setHandler(statusQuery, () => this.status());
-    setHandler(userMessageSignal, (raw) => {
-      const parsed = UserMessageInput.safeParse(raw);
-      if (!parsed.success) log.warn(`userMessage signal ignored: ${describeIssues(parsed.error)}`);
-      else this.state.followUps.push(parsed.data.text);
-    });
+    setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });
   }
 
   private get iteration(): number {
@@ -236,21 +214,6 @@ class AgentRun {
     if (drained.length === 0) return;
     this.state.messages = injectNotifications(this.state.messages, drained);
     this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
-  }
-
-  private status(): RunStatus {
-    return {
-      phase: this.report.phase,
-      iteration: this.iteration,
-      maxIterations: this.config.maxIterations,
-      pendingPermissions: [...this.human.pending(), ...this.board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
-      backgroundJobs: this.board.list(),
-      usage: { inputTokens: this.state.budget.inputTokens, outputTokens: this.state.budget.outputTokens },
-      model: this.config.model ?? null,
-      budgetLeft: formatRemaining(this.state.budget, this.limits, Date.now()),
-      queuedFollowUps: this.state.followUps.length,
-      sandbox: this.tools.sandboxStatus(),
-    };
   }
 
   /**

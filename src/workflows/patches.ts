@@ -1,6 +1,9 @@
+import { patched } from '@temporalio/workflow';
+
 /**
- * The `patched()` ids of the agent run. All but the last are asked once, in the AgentRun constructor, in this
- * order: a patch marker is a history event, so moving a call changes what replays.
+ * The `patched()` ids of the agent run. All but the last are asked once, by `askRunPatches` in the
+ * AgentRun constructor, in this order: a patch marker is a history event, so moving a call changes
+ * what replays.
  */
 
 /** The patch that moved the guard from pattern lists to parsed commands (issue 12). */
@@ -18,3 +21,27 @@ export const TOKENS_FROM_USAGE = 'tokens-from-usage';
  * The one asked elsewhere: at the hand-over, only while a child runs (see AgentRun.childrenHoldHandOver).
  */
 export const CHILDREN_END_WITH_RUN = 'children-end-with-run';
+
+/** What a run does the new way; false only where it replays a history recorded before that patch. */
+export interface RunPatches {
+  /** Commands are parsed; the pattern-list guard otherwise. */
+  parsedShellGuard: boolean;
+  /** Each permission answer holds for its own request, and every tool call has an id of its own. */
+  answersPerRequest: boolean;
+  /** Truncation recovered per turn with the whole answer kept; an empty reply is not an answer. */
+  repliesPerTurn: boolean;
+  /** Repeated failures counted per action (tool and arguments), warned before the stop. */
+  failuresByAction: boolean;
+  /** Compaction counts tokens from the provider's usage plus a script-aware estimate. */
+  tokensFromUsage: boolean;
+}
+
+/** Asks the constructor's patches, in their fixed order. */
+export function askRunPatches(): RunPatches {
+  const parsedShellGuard = patched(PARSED_SHELL_GUARD);
+  const answersPerRequest = patched(ANSWERS_PER_REQUEST);
+  const repliesPerTurn = patched(REPLIES_PER_TURN);
+  const failuresByAction = patched(FAILURES_BY_ACTION);
+  const tokensFromUsage = patched(TOKENS_FROM_USAGE);
+  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
+}

@@ -1,0 +1,51 @@
+import { log, setHandler } from '@temporalio/workflow';
+import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
+import { describeIssues, type AgentRunConfig } from '../common/input';
+import { UserMessageInput, type RunStatus } from '../common/wire';
+import { formatRemaining, type BudgetLimits } from '../loop/budget';
+import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
+import type { HumanChannel } from './human-channel';
+import type { JobBoard } from './job-board';
+import type { RunReporter } from './run-reporter';
+import type { RunState } from './run-state';
+import { eventsSince } from './stream-events';
+import type { ToolRound } from './tool-round';
+
+export interface RunView {
+  config: Omit<AgentRunConfig, 'resume'>;
+  state: RunState;
+  stream: WorkflowStream;
+  report: RunReporter;
+  human: HumanChannel;
+  board: JobBoard;
+  tools: ToolRound;
+  limits: BudgetLimits;
+}
+
+/** The run as people read it (queries) and what they send it besides permission answers (follow-ups). */
+export function setRunHandlers(run: RunView): void {
+  setHandler(messagesQuery, () => run.state.messages);
+  setHandler(stepsQuery, () => run.state.steps);
+  setHandler(eventsQuery, (fromOffset = 0) => eventsSince(run.stream, fromOffset));
+  setHandler(statusQuery, () => runStatus(run));
+  setHandler(userMessageSignal, (raw) => {
+    const parsed = UserMessageInput.safeParse(raw);
+    if (!parsed.success) log.warn(`userMessage signal ignored: ${describeIssues(parsed.error)}`);
+    else run.state.followUps.push(parsed.data.text);
+  });
+}
+
+function runStatus({ config, state, report, human, board, tools, limits }: RunView): RunStatus {
+  return {
+    phase: report.phase,
+    iteration: state.budget.iterations,
+    maxIterations: config.maxIterations,
+    pendingPermissions: [...human.pending(), ...board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
+    backgroundJobs: board.list(),
+    usage: { inputTokens: state.budget.inputTokens, outputTokens: state.budget.outputTokens },
+    model: config.model ?? null,
+    budgetLeft: formatRemaining(state.budget, limits, Date.now()),
+    queuedFollowUps: state.followUps.length,
+    sandbox: tools.sandboxStatus(),
+  };
+}
