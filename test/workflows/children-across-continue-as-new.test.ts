@@ -1,30 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Message } from '../../src/common/messages';
-import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
-import { freePort } from '../support/free-port';
-import { Harness } from '../support/harness';
+import type { Harness } from '../support/harness';
+import { shortHistoryHarness } from '../support/short-history-server';
 import { waitFor } from '../support/wait-for';
 
 /** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
-let server: DevServer;
+const harness = shortHistoryHarness('bareagent-can-jobs-');
 let h: Harness;
-beforeAll(async () => {
-  server = await ensureDevServer({
-    address: `127.0.0.1:${await freePort()}`,
-    uiPort: await freePort(),
-    home: mkdtempSync(path.join(os.tmpdir(), 'bareagent-can-jobs-')),
-    persistent: false,
-    log: () => undefined,
-    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=150'],
-  });
-  h = await Harness.create({}, { address: server.address });
-  await h.startWorker();
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await server?.stop();
+beforeAll(() => {
+  h = harness();
 });
 
 test('a run does not continue as new while its job runs (that would cancel the job), and does once it reported', async () => {

@@ -1,31 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Message } from '../../src/common/messages';
 import type { RunStatus, StepRecord } from '../../src/common/wire';
-import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
-import { freePort } from '../support/free-port';
-import { Harness } from '../support/harness';
+import type { Harness } from '../support/harness';
+import { shortHistoryHarness } from '../support/short-history-server';
 import { collectEvents } from '../support/events';
 
 /** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
-let server: DevServer;
+const harness = shortHistoryHarness('bareagent-can-');
 let h: Harness;
-beforeAll(async () => {
-  server = await ensureDevServer({
-    address: `127.0.0.1:${await freePort()}`,
-    uiPort: await freePort(),
-    home: mkdtempSync(path.join(os.tmpdir(), 'bareagent-can-')),
-    persistent: false,
-    log: () => undefined,
-    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=150'],
-  });
-  h = await Harness.create({}, { address: server.address });
-  await h.startWorker();
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await server?.stop();
+beforeAll(() => {
+  h = harness();
 });
 
 const ITERATIONS = Number(process.env.CAN_ITERATIONS ?? 130);
