@@ -219,6 +219,18 @@ export const recordings: Recording[] = [
     },
   },
   {
+    // Under the issue-13 patches: an empty reply nudged, the same failing call warned at the third
+    // time, a reply cut by the token limit recovered whole, the provider's token count kept.
+    name: 'loop-behaviours-patched',
+    scenario: [
+      { text: '' },
+      ...[1, 2, 3].map(() => ({ toolCalls: [{ name: 'read_file', arguments: { file_path: 'missing.txt' } }] })),
+      { text: 'Part one, ', finishReason: 'length' },
+      { text: 'part two.' },
+    ],
+    input: (workspace) => ({ prompt: 'Try', model: 'm', workspace, stream: false }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
