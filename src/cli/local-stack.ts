@@ -1,4 +1,5 @@
 import { connectionOptions } from '../common/connection-options';
+import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
@@ -8,6 +9,7 @@ import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../comm
 import { ensureDevServer, type DevServer } from '../server/dev-server';
 import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
+import { IN_PROCESS_WORKER_PREFIX, isLivePoller } from './live-pollers';
 
 export interface Stack {
   client: Client;
@@ -52,14 +54,29 @@ export async function openStack(options: { embedded: boolean; log: (line: string
   };
 }
 
-/** True when some worker polls the task queue already (then no in-process worker is needed). */
-export async function hasPollers(client: Client, namespace: string, taskQueue: string): Promise<boolean> {
+/**
+ * True when a worker that stays polls the task queue (then no in-process worker is needed). The
+ * server keeps listing stopped pollers for minutes, so only recently seen ones count.
+ */
+export async function hasLiveWorker(client: Client, namespace: string, taskQueue: string, now = Date.now()): Promise<boolean> {
   const response = await client.workflowService.describeTaskQueue({
     namespace,
     taskQueue: { name: taskQueue },
     taskQueueType: 1, // workflow task queue
   });
-  return (response.pollers ?? []).length > 0;
+  return (response.pollers ?? []).some((poller) => isLivePoller(poller, now, { localPidGone }));
+}
+
+/** For the SDK's default identity `pid@host`: true when that host is this one and the process is gone. */
+function localPidGone(identity: string): boolean {
+  const match = /^(\d+)@(.+)$/.exec(identity);
+  if (!match || match[2] !== os.hostname()) return false;
+  try {
+    process.kill(Number(match[1]), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 export interface LocalWorker {
@@ -83,6 +100,7 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
     namespace: config.namespace,
     taskQueue,
     provider,
+    identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
     ...(dataConverter ? { dataConverter } : {}),
   });
   const running = worker.run();

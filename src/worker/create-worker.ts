@@ -15,6 +15,8 @@ export interface BareAgentWorkerOptions {
    * activities publish to the run's stream, since they use this worker's client.
    */
   dataConverter?: DataConverter;
+  /** How the server lists this worker among a task queue's pollers; the SDK's `pid@host` otherwise. */
+  identity?: string;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -47,6 +49,7 @@ export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
     maxHeartbeatThrottleInterval: '1 second',
+    ...(options.identity ? { identity: options.identity } : {}),
     ...options.tuning,
   });
 }

@@ -1,10 +1,11 @@
 import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../activities/model/model-request';
 import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
-import { hasPollers, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
+import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
 import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
+import { warnWhenNoWorker } from '../warn-no-worker';
 import { watchRun } from '../watch-run';
 
 export interface RunCommandFlags extends RunFlags {
@@ -25,8 +26,8 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
   let worker: LocalWorker | undefined;
   try {
     const { client, config } = stack;
-    if (mode === 'run' && !(await hasPollers(client, config.namespace, config.taskQueue))) {
-      log(`No worker polls "${config.taskQueue}": starting one in this process...`);
+    if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
+      log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv());
     }
     const workflowId = flags.id ?? newWorkflowId();
@@ -43,7 +44,8 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
       return 0;
     }
     if (!flags.json) log(`Run ${workflowId} · ${link}`);
-    const outcome = await watchRun(client, workflowId, { interactive: process.stdin.isTTY === true, json: !!flags.json });
+    const stopWarning = warnWhenNoWorker(client, workflowId, config.taskQueue, log);
+    const outcome = await watchRun(client, workflowId, { interactive: process.stdin.isTTY === true, json: !!flags.json }).finally(stopWarning);
     reportOutcome(outcome, workflowId, link, !!flags.json);
     return exitCodeOf(outcome);
   } finally {
