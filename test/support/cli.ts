@@ -5,12 +5,16 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  timedOut?: boolean;
 }
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Runs `bareagent <args>` as a user would, without a terminal; resolves when it exits. */
-export function runCli(args: string[], env: Record<string, string>, onStdout?: (text: string) => void): Promise<CliResult> {
+/**
+ * Runs `bareagent <args>` as a user would, without a terminal; resolves when it exits. With
+ * `timeoutMs`, a command still running then is killed and resolves with `timedOut`.
+ */
+export function runCli(args: string[], env: Record<string, string>, onStdout?: (text: string) => void, timeoutMs?: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin/bareagent.js'), ...args], {
       cwd: ROOT,
@@ -24,7 +28,12 @@ export function runCli(args: string[], env: Record<string, string>, onStdout?: (
       onStdout?.(stdout);
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let timedOut = false;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ...(timedOut ? { timedOut } : {}) });
+    });
   });
 }
