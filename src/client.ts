@@ -12,6 +12,7 @@ import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
+import { registerSchedule } from './cli/commands/schedule';
 import { serverCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
 import { EXIT } from './cli/run-outcome';
@@ -127,6 +128,7 @@ Examples:
   registerCancel(program, set);
   registerList(program, set);
   registerHistory(program, set);
+  registerSchedule(program, set, runFlags);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')
