@@ -10,6 +10,7 @@ import { registerFollow } from './cli/commands/follow';
 import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
+import { registerMessages } from './cli/commands/messages';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { serverCommand } from './cli/commands/server';
@@ -127,6 +128,7 @@ Examples:
   registerCancel(program, set);
   registerList(program, set);
   registerHistory(program, set);
+  registerMessages(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')
