@@ -25,10 +25,30 @@ export async function queryRun<T>(client: Client, workflowId: string, name: stri
   if (open && (await hasPollers(client, config.namespace, description.taskQueue).catch(() => false))) return query();
   const worker = await startQueryWorker(config, description.taskQueue);
   try {
-    return await query();
+    // Another reader's query worker can take this query as it shuts down and drop it: ask again,
+    // while ours keeps polling (an answered query takes well under a second).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.withDeadline(Date.now() + ATTEMPT_MS, query);
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !isDeadline(err)) throw err;
+      }
+    }
   } finally {
     await worker.stop();
   }
+}
+
+const ATTEMPT_MS = 3000;
+const ATTEMPTS = 5;
+/** The gRPC status code. */
+const DEADLINE_EXCEEDED = 4;
+
+function isDeadline(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown; message?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === DEADLINE_EXCEEDED || /deadline/i.test(String(e.message))) return true;
+  }
+  return false;
 }
 
 interface QueryWorker {

@@ -99,3 +99,10 @@ test('a query on a closed run takes under 2 s once the workflow bundle is cached
     process.env = saved;
   }
 });
+
+test('several readers at once each start their own query worker and all answer', async () => {
+  const started = Date.now();
+  const results = await Promise.all(['status', 'history', 'messages', 'messages'].map((command) => runCli([command, handle.workflowId, '--json'], env)));
+  console.log(`4 concurrent readers: ${Date.now() - started} ms`);
+  expect(results.map((r) => [r.code, r.stderr])).toEqual([0, 0, 0, 0].map((code) => [code, '']));
+});
