@@ -22,16 +22,25 @@ export async function queryRun<T>(client: Client, workflowId: string, name: stri
   const query = () => handle.query<T, unknown[]>(name, ...args);
   const open = description.status.name === 'RUNNING';
   // The server lists a stopped worker's pollers for minutes: for a closed run, never trust them.
-  if (open && (await hasPollers(client, config.namespace, description.taskQueue).catch(() => false))) return query();
+  if (open && (await hasPollers(client, config.namespace, description.taskQueue).catch(() => false))) {
+    // A worker that died a minute ago is still listed: past a second (a live one answers in
+    // milliseconds), ask again with our own polling too; whichever worker takes it answers alike.
+    try {
+      return await client.withDeadline(Date.now() + LIVE_WORKER_MS, query);
+    } catch (err) {
+      if (!isDeadline(err)) throw err;
+    }
+  }
   const worker = await startQueryWorker(config, description.taskQueue);
   try {
-    // Another reader's query worker can take this query as it shuts down and drop it: ask again,
-    // while ours keeps polling (an answered query takes well under a second).
+    // Another reader's query worker can take this query as it shuts down and drop or fail it
+    // ("Failed to query Workflow"): ask again while ours keeps polling (an answer takes < 1 s).
+    // A query the workflow rejects or does not know is not a ServiceError and is not retried.
     for (let attempt = 1; ; attempt++) {
       try {
         return await client.withDeadline(Date.now() + ATTEMPT_MS, query);
       } catch (err) {
-        if (attempt >= ATTEMPTS || !isDeadline(err)) throw err;
+        if (attempt >= ATTEMPTS || !(isDeadline(err) || (err as Error).name === 'ServiceError')) throw err;
       }
     }
   } finally {
@@ -39,6 +48,7 @@ export async function queryRun<T>(client: Client, workflowId: string, name: stri
   }
 }
 
+const LIVE_WORKER_MS = 1000;
 const ATTEMPT_MS = 3000;
 const ATTEMPTS = 5;
 /** The gRPC status code. */

@@ -6,6 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { queryRun } from '../../src/cli/query-run';
 import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';
+import { waitFor } from '../support/wait-for';
 
 /**
  * Issue 14: a finished run is readable after every worker stopped (as after `npm run demo`).
@@ -105,4 +106,19 @@ test('several readers at once each start their own query worker and all answer',
   const results = await Promise.all(['status', 'history', 'messages', 'messages'].map((command) => runCli([command, handle.workflowId, '--json'], env)));
   console.log(`4 concurrent readers: ${Date.now() - started} ms`);
   expect(results.map((r) => [r.code, r.stderr])).toEqual([0, 0, 0, 0].map((code) => [code, '']));
+});
+
+test('status answers for an open run whose worker stopped a moment ago (its poller still listed)', async () => {
+  const model = `open-${suffix}`;
+  h.model.setScenario(model, [{ text: 'Cleaning.', toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] }, { text: 'Done.' }]);
+  await h.startWorker();
+  const open = await h.start({ prompt: 'clean up (open)', model, workspace: h.workspace({ 'build/x': 'x' }) }, `open-${suffix}`);
+  await waitFor(async () => ((await open.query<{ pendingPermissions: unknown[] }>('status')).pendingPermissions.length === 1 ? true : undefined), 'the permission question');
+  await h.stopWorkers();
+  const started = Date.now();
+  const status = await runCli(['status', open.workflowId, '--json'], env);
+  console.log(`status of an open run, worker gone: ${Date.now() - started} ms`);
+  expect(status.stderr).toBe('');
+  expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: open.workflowId, pendingPermissions: [{ requestId: 'call_rm' }] });
+  await open.terminate('test over');
 });
