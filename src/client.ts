@@ -10,6 +10,7 @@ import { registerFollow } from './cli/commands/follow';
 import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
+import { registerMessages } from './cli/commands/messages';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
@@ -128,6 +129,7 @@ Examples:
   registerCancel(program, set);
   registerList(program, set);
   registerHistory(program, set);
+  registerMessages(program, set);
   registerSchedule(program, set, runFlags);
   program
     .command('server')

@@ -1,13 +1,15 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
+import { queryRun } from './query-run';
 
 export type EventHandler = (event: RunEvent, offset: number) => void | Promise<void>;
 
 /**
  * Streams a run's events from an offset until the run closes, following continue-as-new and
  * reconnecting after a lost connection (from the last offset seen, so nothing repeats). A run
- * can close between two polls: the `events` query then delivers what the last poll missed.
+ * can close between two polls: the `events` query then delivers what the last poll missed (for a
+ * closed run, everything: its stream is not served once it closed).
  */
 export async function followRun(
   client: Client,
@@ -30,10 +32,7 @@ export async function followRun(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const rest = await client.workflow
-    .getHandle(workflowId)
-    .query<Array<{ offset: number; event: RunEvent }>, [number]>('events', next)
-    .catch(() => []);
+  const rest = await queryRun<Array<{ offset: number; event: RunEvent }>>(client, workflowId, 'events', next).catch(() => []);
   for (const { offset, event } of rest) {
     next = offset + 1;
     await onEvent(event, offset);

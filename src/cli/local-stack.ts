@@ -86,12 +86,20 @@ export interface LocalWorker {
 
 let runtimeReady = false;
 
+/** The SDK's runtime logs errors only: the CLI's own output stays readable. Once per process. */
+export function installQuietRuntime(): void {
+  if (runtimeReady) return;
+  runtimeReady = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // Installed already by the code that embeds this one (a test harness): keep its logger.
+  }
+}
+
 /** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */
 export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig): Promise<LocalWorker> {
-  if (!runtimeReady) {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-    runtimeReady = true;
-  }
+  installQuietRuntime();
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
   const connection = await NativeConnection.connect(connectionOptions(config.address));
   const dataConverter = dataConverterFromEnv();

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import type { BudgetSnapshot, StepRecord } from '../../common/wire';
 import { openStack } from '../local-stack';
+import { queryRun } from '../query-run';
 import { formatTable } from '../table';
 
 /** `bareagent history <workflowId>`: the run's step records (the `steps` query) as a table. */
 export async function historyCommand(workflowId: string, flags: { json?: boolean }): Promise<number> {
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
-    const steps = await stack.client.workflow.getHandle(workflowId).query<StepRecord[]>('steps');
+    const steps = await queryRun<StepRecord[]>(stack.client, workflowId, 'steps');
     if (flags.json) {
       console.log(JSON.stringify(steps, null, 2));
       return 0;

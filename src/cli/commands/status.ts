@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { toolSummary } from '../../common/tool-schemas';
 import type { RunStatus } from '../../common/wire';
 import { openStack } from '../local-stack';
+import { queryRun } from '../query-run';
 
 /** `bareagent status [workflowId]`: one run's state, or every run that waits for a human. */
 export async function statusCommand(workflowId: string | undefined, flags: { json?: boolean }): Promise<number> {
@@ -10,7 +11,7 @@ export async function statusCommand(workflowId: string | undefined, flags: { jso
   try {
     const ids = workflowId ? [workflowId] : await waitingRuns(stack.client);
     const statuses = await Promise.all(
-      ids.map(async (id) => ({ workflowId: id, ...(await stack.client.workflow.getHandle(id).query<RunStatus>('status')) })),
+      ids.map(async (id) => ({ workflowId: id, ...(await queryRun<RunStatus>(stack.client, id, 'status')) })),
     );
     if (flags.json) {
       console.log(JSON.stringify(workflowId ? statuses[0] : statuses, null, 2));

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { dataConverterFromEnv } from '../codec/data-converter';
+import { connectionOptions } from '../common/connection-options';
+import { connectionFromEnv, type ConnectionConfig } from '../common/config';
+import { bundleOptions, payloadConverterPath } from '../worker/create-worker';
+import { bareagentHome, hasPollers, installQuietRuntime } from './local-stack';
+
+/**
+ * Queries a run, open or closed, with or without a worker on its task queue. Temporal answers a
+ * query by handing it to a worker that polls the run's task queue, closed runs included; when
+ * none may be there (the run is closed, or no poller is listed), a query-only worker (workflow
+ * code, no activities) polls that queue in this process while the query waits, then stops.
+ */
+export async function queryRun<T>(client: Client, workflowId: string, name: string, ...args: unknown[]): Promise<T> {
+  const config = { ...connectionFromEnv(), namespace: client.options.namespace };
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  const query = () => handle.query<T, unknown[]>(name, ...args);
+  const open = description.status.name === 'RUNNING';
+  // The server lists a stopped worker's pollers for minutes: for a closed run, never trust them.
+  if (open && (await hasPollers(client, config.namespace, description.taskQueue).catch(() => false))) {
+    // A worker that died a minute ago is still listed: past a second (a live one answers in
+    // milliseconds), ask again with our own polling too; whichever worker takes it answers alike.
+    try {
+      return await client.withDeadline(Date.now() + LIVE_WORKER_MS, query);
+    } catch (err) {
+      if (!isDeadline(err)) throw err;
+    }
+  }
+  const worker = await startQueryWorker(config, description.taskQueue);
+  try {
+    // Another reader's query worker can take this query as it shuts down and drop or fail it
+    // ("Failed to query Workflow"): ask again while ours keeps polling (an answer takes < 1 s).
+    // A query the workflow rejects or does not know is not a ServiceError and is not retried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await client.withDeadline(Date.now() + ATTEMPT_MS, query);
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !(isDeadline(err) || (err as Error).name === 'ServiceError')) throw err;
+      }
+    }
+  } finally {
+    await worker.stop();
+  }
+}
+
+const LIVE_WORKER_MS = 1000;
+const ATTEMPT_MS = 3000;
+const ATTEMPTS = 5;
+/** The gRPC status code. */
+const DEADLINE_EXCEEDED = 4;
+
+function isDeadline(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown; message?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === DEADLINE_EXCEEDED || /deadline/i.test(String(e.message))) return true;
+  }
+  return false;
+}
+
+interface QueryWorker {
+  stop(): Promise<void>;
+}
+
+async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'namespace'>, taskQueue: string): Promise<QueryWorker> {
+  installQuietRuntime();
+  const [codePath, connection] = await Promise.all([cachedWorkflowBundle(), NativeConnection.connect(connectionOptions(config.address))]);
+  const dataConverter = dataConverterFromEnv();
+  const worker = await Worker.create({
+    connection,
+    namespace: config.namespace,
+    taskQueue,
+    workflowBundle: { codePath },
+    dataConverter: { ...dataConverter, payloadConverterPath: payloadConverterPath() },
+    maxCachedWorkflows: 0,
+    maxConcurrentWorkflowTaskExecutions: 2,
+  });
+  const running = worker.run();
+  return {
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      await connection.close();
+    },
+  };
+}
+
+/**
+ * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
+ * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach.
+ */
+export async function cachedWorkflowBundle(): Promise<string> {
+  if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
+  const options = bundleOptions();
+  const srcRoot = path.resolve(path.dirname(options.workflowsPath), '..');
+  const hash = createHash('sha256');
+  for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
+  hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
+  const dir = path.join(bareagentHome(), 'cache');
+  const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
+  if (existsSync(codePath)) return codePath;
+  const { code } = await bundleWorkflowCode({ ...options, logger: silent });
+  mkdirSync(dir, { recursive: true });
+  const partial = `${codePath}.${process.pid}.tmp`;
+  writeFileSync(partial, code);
+  renameSync(partial, codePath);
+  return codePath;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) return sourceFiles(full);
+      return /\.(ts|js|json)$/.test(name) ? [full] : [];
+    });
+}
+
+const silent = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
