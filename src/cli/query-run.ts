@@ -7,7 +7,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionOptions } from '../common/connection-options';
 import { connectionFromEnv, type ConnectionConfig } from '../common/config';
 import { bundleOptions, payloadConverterPath } from '../worker/create-worker';
-import { bareagentHome, hasPollers, installQuietRuntime } from './local-stack';
+import { bareagentHome, hasLiveWorker, installQuietRuntime } from './local-stack';
 
 /**
  * Queries a run, open or closed, with or without a worker on its task queue. Temporal answers a
@@ -22,7 +22,7 @@ export async function queryRun<T>(client: Client, workflowId: string, name: stri
   const query = () => handle.query<T, unknown[]>(name, ...args);
   const open = description.status.name === 'RUNNING';
   // The server lists a stopped worker's pollers for minutes: for a closed run, never trust them.
-  if (open && (await hasPollers(client, config.namespace, description.taskQueue).catch(() => false))) {
+  if (open && (await hasLiveWorker(client, config.namespace, description.taskQueue).catch(() => false))) {
     // A worker that died a minute ago is still listed: past a second (a live one answers in
     // milliseconds), ask again with our own polling too; whichever worker takes it answers alike.
     try {
