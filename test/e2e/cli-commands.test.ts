@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { Harness } from '../support/harness';
-import { runCli } from '../support/cli';
+import { cliEnv, runCli } from '../support/cli';
 import { pendingRequest, waitFor } from '../support/wait-for';
 
 /**
@@ -18,7 +18,7 @@ const suffix = randomUUID().slice(0, 8);
 beforeAll(async () => {
   h = await Harness.create();
   await h.startWorker();
-  env = { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+  env = cliEnv(h);
 });
 afterAll(() => h.close());
 

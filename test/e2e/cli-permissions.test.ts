@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Harness } from '../support/harness';
-import { runCli } from '../support/cli';
+import { cliEnv, runCli } from '../support/cli';
 import { pendingRequest } from '../support/wait-for';
 
 let h: Harness;
@@ -9,7 +9,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   h = await Harness.create();
   await h.startWorker();
-  env = { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+  env = cliEnv(h);
 });
 afterAll(() => h.close());
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Harness } from '../support/harness';
-import { runCli } from '../support/cli';
+import { cliEnv, runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
 
 /** `bareagent schedule create|list|trigger|delete` against the test dev server and a harness worker. */
@@ -10,7 +10,7 @@ const suffix = randomUUID().slice(0, 8);
 beforeAll(async () => {
   h = await Harness.create();
   await h.startWorker();
-  env = { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+  env = cliEnv(h);
 });
 afterAll(() => h.close());
 

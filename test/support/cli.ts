@@ -37,3 +37,8 @@ export function runCli(args: string[], env: Record<string, string>, onStdout?: (
     });
   });
 }
+
+/** The environment that points `bareagent` at a harness: its server, its task queue, its UI port. */
+export function cliEnv(h: { env: { address: string; uiPort: number }; taskQueue: string }): Record<string, string> {
+  return { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+}
