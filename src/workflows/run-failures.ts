@@ -1,15 +1,6 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureType } from '../common/errors';
 
-export function llmCallError(message: string, details?: unknown): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: FailureType.LLMCallError,
-    message,
-    nonRetryable: true,
-    ...(details !== undefined ? { details: [details] } : {}),
-  });
-}
-
 export function invalidInput(message: string): ApplicationFailure {
   return ApplicationFailure.create({ type: FailureType.InvalidInput, message, nonRetryable: true });
 }
