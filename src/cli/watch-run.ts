@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
-type Ora = import('ora', { with: { 'resolution-mode': 'import' } }).Ora;
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { askInline, howToAnswer, isPending } from './ask-permission';
 import { followRun } from './follow';
-import { Renderer } from './render';
 import { runOutcome, type RunOutcome } from './run-outcome';
+import { openDisplay } from './terminal/open-display';
+import type { RunDisplay } from './terminal/run-display';
 
 export interface WatchOptions {
   /** Ask permission questions in this terminal (needs a TTY on stdin). */
@@ -13,42 +13,46 @@ export interface WatchOptions {
   /** Print events as JSON lines instead of text. */
   json: boolean;
   fromOffset?: number;
+  /** Where the run shows (default: a live display on a terminal, plain text otherwise). */
+  display?: RunDisplay;
 }
 
 /** Shows a run as it works (text, tool calls, questions, notifications) and resolves with how it ended. */
 export async function watchRun(client: Client, workflowId: string, options: WatchOptions): Promise<RunOutcome> {
-  const renderer = new Renderer();
-  // ora is an ES module; this package is CommonJS.
-  const spinner: Ora | undefined =
-    !options.json && process.stderr.isTTY ? (await import('ora')).default({ stream: process.stderr }) : undefined;
-  let sawFinalText = false;
-  const onEvent = async (event: RunEvent, offset: number) => {
-    if (options.json) {
-      process.stdout.write(`${JSON.stringify({ offset, ...event })}\n`);
-      return;
-    }
-    spinner?.stop();
-    if (event.type === 'text' || event.type === 'final') sawFinalText = true;
-    if (event.type === 'tool_call') sawFinalText = false;
-    renderer.render(event);
-    if (event.type === 'model_call') spinner?.start(pc.dim(`thinking (step ${event.step})`));
-    if (event.type === 'permission_request') await onPermission(event);
-  };
+  if (options.json) return watchAsJson(client, workflowId, options.fromOffset);
+  const display = options.display ?? (await openDisplay());
   const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>) => {
     if (!(await isPending(client, workflowId, event.requestId).catch(() => false))) return;
     // A subagent's question is answered in the subagent's own workflow.
     const target = event.workflowId ?? workflowId;
-    if (options.interactive) await askInline(client, target, event);
-    else renderer.line(pc.dim(howToAnswer(target, event.requestId)));
+    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event.requestId)));
+    display.pause();
+    await askInline(client, target, event).finally(() => display.resume());
   };
-  await followRun(client, workflowId, onEvent, {
-    ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
-    onReconnect: (err) => !options.json && renderer.line(pc.yellow(`connection lost (${err.message}); reconnecting...`)),
-  });
-  spinner?.stop();
-  const outcome = await runOutcome(client, workflowId);
-  if (!options.json && outcome.status === 'completed' && !sawFinalText && outcome.result.text) {
-    renderer.line(outcome.result.text);
+  try {
+    await followRun(
+      client,
+      workflowId,
+      async (event) => {
+        await display.event(event);
+        if (event.type === 'permission_request') await onPermission(event);
+      },
+      {
+        ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
+        onReconnect: (err) => display.warn(`connection lost (${err.message}); reconnecting...`),
+      },
+    );
+  } finally {
+    await display.close();
   }
+  const outcome = await runOutcome(client, workflowId);
+  if (outcome.status === 'completed' && !display.answerShown && outcome.result.text) console.log(outcome.result.text);
   return outcome;
+}
+
+async function watchAsJson(client: Client, workflowId: string, fromOffset: number | undefined): Promise<RunOutcome> {
+  await followRun(client, workflowId, (event, offset) => void process.stdout.write(`${JSON.stringify({ offset, ...event })}\n`), {
+    ...(fromOffset !== undefined ? { fromOffset } : {}),
+  });
+  return runOutcome(client, workflowId);
 }

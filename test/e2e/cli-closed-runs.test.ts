@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -54,6 +54,7 @@ test('status, history and messages answer for a closed run with no worker runnin
   expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: handle.workflowId, phase: 'completed', iteration: 2 });
 
   expect(history.code).toBe(0);
+  expect(history.stdout.trimStart()).toMatch(/^\[/); // only the JSON, so that `| jq` works
   const steps = JSON.parse(history.stdout) as Array<{ reason: string; tools: string[] }>;
   expect(steps[0]).toMatchObject({ reason: 'next_turn', tools: ['read_file notes.txt'] });
   expect(steps.at(-1)?.reason).toMatch(/^stop/);
@@ -82,7 +83,7 @@ test('follow replays a closed run with no worker running', async () => {
   expect(lines.at(-1)).toMatchObject({ status: 'completed' });
 });
 
-test('a query on a closed run takes under 2 s once the workflow bundle is cached', async () => {
+test('a query on a closed run loads the cached workflow bundle instead of bundling again', async () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-home-'));
   const saved = { ...process.env };
   Object.assign(process.env, { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_HOME: home });
@@ -90,12 +91,15 @@ test('a query on a closed run takes under 2 s once the workflow bundle is cached
   try {
     // The first query bundles the workflow code into BAREAGENT_HOME/cache (seconds); later ones load it.
     await queryRun(h.client, handle.workflowId, 'status');
+    const cache = path.join(home, 'cache');
+    const bundled = readdirSync(cache).map((name) => [name, statSync(path.join(cache, name)).mtimeMs]);
     const started = Date.now();
     const steps = await queryRun<unknown[]>(h.client, handle.workflowId, 'steps');
-    const elapsed = Date.now() - started;
     expect(steps.length).toBeGreaterThanOrEqual(2);
-    console.log(`query on a closed run, no worker: ${elapsed} ms`);
-    expect(elapsed).toBeLessThan(2000);
+    // Timing is a benchmark figure (README: about 0.6 s on an idle machine), not a test bound.
+    console.log(`query on a closed run, no worker: ${Date.now() - started} ms`);
+    expect(readdirSync(cache).map((name) => [name, statSync(path.join(cache, name)).mtimeMs])).toEqual(bundled);
+    expect(bundled).toHaveLength(1);
   } finally {
     process.env = saved;
   }

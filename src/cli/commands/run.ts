@@ -6,6 +6,7 @@ import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
 import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
 import { warnWhenNoWorker } from '../warn-no-worker';
+import { openDisplay } from '../terminal/open-display';
 import { watchRun } from '../watch-run';
 
 export interface RunCommandFlags extends RunFlags {
@@ -44,8 +45,13 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
       return 0;
     }
     if (!flags.json) log(`Run ${workflowId} · ${link}`);
-    const stopWarning = warnWhenNoWorker(client, workflowId, config.taskQueue, log);
-    const outcome = await watchRun(client, workflowId, { interactive: process.stdin.isTTY === true, json: !!flags.json }).finally(stopWarning);
+    const display = flags.json ? undefined : await openDisplay();
+    const stopWarning = warnWhenNoWorker(client, workflowId, config.taskQueue, display ? (line) => display.warn(line) : log);
+    const outcome = await watchRun(client, workflowId, {
+      interactive: process.stdin.isTTY === true,
+      json: !!flags.json,
+      ...(display ? { display } : {}),
+    }).finally(stopWarning);
     reportOutcome(outcome, workflowId, link, !!flags.json);
     return exitCodeOf(outcome);
   } finally {

@@ -1,0 +1,63 @@
+import pc from 'picocolors';
+import type { RunEvent } from '../../common/events';
+import { eventLine } from '../render';
+import type { RunDisplay } from './run-display';
+
+/**
+ * Output that is not a terminal (a pipe, a file, a test): text streams inline as it comes and
+ * nothing is redrawn, so a retried attempt's partial text cannot be taken back: it is marked.
+ */
+export class PlainDisplay implements RunDisplay {
+  private midLine = false;
+  answerShown = false;
+
+  constructor(private readonly write: (text: string) => void = (t) => process.stdout.write(t)) {}
+
+  async event(event: RunEvent): Promise<void> {
+    if (event.type === 'text') {
+      this.write(event.delta);
+      this.midLine = !event.delta.endsWith('\n');
+      this.answerShown = true;
+      return;
+    }
+    if (event.type === 'tool_call') this.answerShown = false;
+    if (event.type === 'attempt_restart') {
+      this.note(pc.yellow(`↻ model call retried (attempt ${event.attempt}); the partial text above is dropped`));
+      return;
+    }
+    if (event.type === 'final') {
+      this.endLine();
+      // A follower that joined after the text streamed still gets the answer.
+      if (!this.answerShown && event.text) this.write(`${event.text}\n`);
+      this.answerShown ||= !!event.text;
+      return;
+    }
+    const line = eventLine(event);
+    if (line !== undefined) this.note(line);
+  }
+
+  note(line: string): void {
+    this.endLine();
+    this.write(`${line}\n`);
+  }
+
+  warn(line: string): void {
+    this.endLine();
+    console.error(pc.yellow(line));
+  }
+
+  pause(): void {
+    this.endLine();
+  }
+
+  resume(): void {}
+
+  async close(): Promise<void> {
+    this.endLine();
+  }
+
+  private endLine(): void {
+    if (this.midLine) this.write('\n');
+    this.midLine = false;
+  }
+}
