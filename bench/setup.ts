@@ -55,7 +55,8 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
     uiPort: await freePort(),
     home,
     persistent: options.persistent ?? false,
-    extraArgs: flags,
+    ...(options.sqlitePragmas ? { sqlitePragmas: options.sqlitePragmas } : {}),
+    extraArgs: dynamicConfigArgs({ ...options, sqlitePragmas: undefined }),
     startTimeoutMs: 90_000,
     log: () => undefined,
   });

@@ -5,6 +5,7 @@
  * `--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal` (a commit survives a
  * crash of the server process; only an OS crash or power loss can lose the last ones).
  */
+import { EMBEDDED_SQLITE_PRAGMAS } from '../src/server/dev-server';
 import type { BenchContext } from './context';
 import { makeWorkspace } from './conversation';
 import { concurrentRuns, latencyProfile, type LoadResult, type ProfileResult } from './load';
@@ -13,12 +14,12 @@ import { stamp, table, type Block } from './report';
 import type { ServerOptions } from './setup';
 import { ms } from './stats';
 
-export const WAL_PRAGMAS = { journal_mode: 'wal', synchronous: 'normal' };
+const WAL_PRAGMAS = { ...EMBEDDED_SQLITE_PRAGMAS };
 
 const VARIANTS: Array<{ name: string; server: ServerOptions }> = [
   { name: 'in memory (every other section of the bench)', server: { persistent: false } },
-  { name: 'SQLite file, SQLite defaults (the embedded server today)', server: { persistent: true } },
-  { name: 'SQLite file, `--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal`', server: { persistent: true, sqlitePragmas: WAL_PRAGMAS } },
+  { name: 'SQLite file, SQLite\'s own defaults (the embedded server before issue 16)', server: { persistent: true, sqlitePragmas: {} } },
+  { name: 'SQLite file, `--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal` (the embedded server now)', server: { persistent: true, sqlitePragmas: WAL_PRAGMAS } },
 ];
 
 export async function sqlite(ctx: BenchContext): Promise<Block> {
