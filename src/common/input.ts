@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidRule } from '../loop/permission-rules';
+import { McpServers } from './mcp';
 import { SandboxInput } from './sandbox';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
@@ -86,6 +87,8 @@ export const AgentRunInput = z.strictObject({
     .strictObject({ warnAt: z.number().int().positive().default(3), stopAt: z.number().int().positive().default(5) })
     .refine((limits) => limits.warnAt <= limits.stopAt, { message: 'warnAt must not be greater than stopAt' })
     .default({ warnAt: 3, stopAt: 5 }),
+  /** MCP tool servers for this run, as in mcp.json; the workspace's `.bareagent/mcp.json` adds its own. */
+  mcpServers: McpServers.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

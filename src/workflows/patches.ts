@@ -45,3 +45,6 @@ export function askRunPatches(): RunPatches {
   const tokensFromUsage = patched(TOKENS_FROM_USAGE);
   return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
 }
+
+/** The patch that lists MCP servers' tools at the start of a new run (issue 15). Asked only there (see listMcpTools). */
+export const MCP_TOOLS = 'mcp-tools';

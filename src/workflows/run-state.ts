@@ -1,4 +1,5 @@
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { McpCatalog } from '../common/mcp';
 import type { Message } from '../common/messages';
 import type { StepRecord } from '../common/wire';
 import { createBudgetState, type BudgetState } from '../loop/budget';
@@ -23,6 +24,8 @@ export interface RunState {
   acceptanceAttempts: number;
   lastText: string;
   stream?: WorkflowStreamState;
+  /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */
+  mcp?: McpCatalog;
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: number;
 }

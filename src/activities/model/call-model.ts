@@ -8,7 +8,7 @@ import type { ModelRequest, ProviderConfig } from './model-request';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { connectionLost, isConnectionLoss } from './stream-interrupted';
 import { collectStream } from './stream-response';
-import { toolDefinitions } from './tool-definitions';
+import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
@@ -34,7 +34,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     const body = {
       model,
       messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
-      ...(request.tools.length ? { tools: toolDefinitions(request.tools) } : {}),
+      ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
     };
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
     try {

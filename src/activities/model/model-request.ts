@@ -12,6 +12,8 @@ export interface ModelRequest {
    */
   transcript?: TranscriptRef;
   tools: string[];
+  /** Tools of MCP servers, with the JSON schemas their servers gave. */
+  mcpTools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   stream: boolean;
   step: number;
 }
