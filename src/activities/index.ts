@@ -2,6 +2,7 @@ import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
+import { readProjectInstructions } from './project-instructions';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -38,6 +39,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     ...redactedTools(toolActivities, redactor),
     listMcpTools: withRedaction(listMcpTools, redactor),
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
+    readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
   };
 }
 

@@ -89,6 +89,8 @@ export const AgentRunInput = z.strictObject({
     .default({ warnAt: 3, stopAt: 5 }),
   /** MCP tool servers for this run, as in mcp.json; the workspace's `.bareagent/mcp.json` adds its own. */
   mcpServers: McpServers.optional(),
+  /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
+  projectInstructions: z.boolean().default(true),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

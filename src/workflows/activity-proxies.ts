@@ -50,3 +50,9 @@ export const mcpOnce = proxyActivities<Activities>({
   retry: { maximumAttempts: 1 },
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
+
+/** Reading the project's instructions at run start: a read, safe to repeat. */
+export const instructionReading = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

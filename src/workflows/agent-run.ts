@@ -31,6 +31,7 @@ import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { listMcpTools } from './mcp-tools';
+import { readInstructions } from './project-instructions';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
 import { initialRunState, isRunState, type RunState } from './run-state';
@@ -52,6 +53,7 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     try {
       if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
+      if (this.fresh) this.state.instructions = await readInstructions(this.config);
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;

@@ -8,6 +8,7 @@ import type { Stop, Transition } from '../loop/transitions';
 import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
+import { instructionsPrompt } from './project-instructions';
 import { describeActivityFailure } from './run-failures';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
@@ -86,9 +87,12 @@ export class ModelTurn {
 
   private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {
     const { config, state } = this.context;
-    // MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
-    const mcpTools = tools.length > 0 && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
-    const systemPrompt = [config.systemPrompt, tools.length > 0 ? mcpSystemNote(state.mcp) : undefined].filter(Boolean).join('\n\n');
+    // Instructions and MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
+    const turn = tools.length > 0;
+    const mcpTools = turn && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
+    const systemPrompt = [config.systemPrompt, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
+      .filter(Boolean)
+      .join('\n\n');
     const response = await modelActivities.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [

@@ -257,6 +257,13 @@ export const recordings: Recording[] = [
     },
   },
   {
+    // The workspace's AGENTS.md read at run start and put into the system prompt.
+    name: 'project-instructions',
+    files: { 'AGENTS.md': 'Build with `make`.\n' },
+    scenario: [{ toolCalls: [{ id: 'p1', name: 'glob', arguments: { pattern: '*.md' } }] }, { text: 'Done.' }],
+    input: (workspace) => ({ prompt: 'Look', model: 'm', workspace, systemPrompt: 'Be brief.' }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
