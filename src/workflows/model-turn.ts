@@ -101,6 +101,7 @@ export class ModelTurn {
           ...(systemPrompt ? { systemPrompt } : {}),
           ...this.transcript.requestFor(messages),
           tools,
+          ...(config.modelSettings ? { settings: config.modelSettings } : {}),
           ...(mcpTools.length > 0 ? { mcpTools: mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           stream,
           step: this.iteration,

@@ -16,6 +16,7 @@ export interface ModelRequest {
   mcpTools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   stream: boolean;
   step: number;
+  settings?: import('../../common/input').ModelSettings;
 }
 
 export interface ProviderConfig {
