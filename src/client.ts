@@ -33,6 +33,7 @@ function runFlags(command: Command): Command {
     .option('--max-iterations <n>', 'iteration limit (default 200)')
     .option('--approval-timeout <duration>', 'deny a question nobody answers within this time (default 15m)')
     .option('--no-stream', 'call the model without streaming')
+    .option('--no-project-instructions', "leave the workspace's AGENTS.md (or CLAUDE.md) out of the system prompt")
     .option('--network <choice>', 'what commands may reach: none (default), full, or a host allow-list "registry.npmjs.org,*.github.com"')
     .option('--read-path <dir>', 'a directory outside the workspace that commands may read, e.g. a package cache (repeatable)', collect)
     .option('--id <workflowId>', 'workflow id (default: generated)')

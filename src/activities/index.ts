@@ -1,5 +1,8 @@
 import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
+import { McpConnections } from './mcp/connections';
+import { createMcpActivities } from './mcp/mcp-activities';
+import { readProjectInstructions } from './project-instructions';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -9,6 +12,8 @@ import { toolActivities } from './tools';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
+  /** The worker's open MCP servers; it closes them when it stops. */
+  mcp?: McpConnections;
 }
 
 /**
@@ -22,15 +27,19 @@ export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
-    ...createToolActivities(redactor),
+    ...createToolActivities(redactor, config.mcp),
   };
 }
 
 /** The tools and background commands, for a worker that runs them only (createToolWorker). */
-export function createToolActivities(redactor: Redactor = createRedactor(secretsFromEnv())) {
+export function createToolActivities(redactor: Redactor = createRedactor(secretsFromEnv()), mcp = new McpConnections()) {
+  const { listMcpTools, mcpCallTool } = createMcpActivities(mcp);
   return {
     runCommand: withRedaction(runCommand, redactor, redactCommandResult),
     ...redactedTools(toolActivities, redactor),
+    listMcpTools: withRedaction(listMcpTools, redactor),
+    mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
+    readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
   };
 }
 

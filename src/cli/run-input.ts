@@ -13,6 +13,7 @@ export interface RunFlags {
   stream?: boolean;
   network?: string;
   readPath?: string[];
+  projectInstructions?: boolean;
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -35,6 +36,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.maxIterations ? { maxIterations: Number(flags.maxIterations) } : {}),
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
+    ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
     ...(flags.network || flags.readPath?.length
       ? {
           sandbox: {

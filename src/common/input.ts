@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidRule } from '../loop/permission-rules';
+import { McpServers } from './mcp';
 import { SandboxInput } from './sandbox';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
@@ -28,6 +29,25 @@ export const Budgets = z.strictObject({
   maxCostUsd: z.number().positive().optional(),
   maxWallClock: DurationString.optional(),
 });
+
+/** Fields the runtime sets itself: `extraBody` may not override them. */
+const RESERVED_BODY_FIELDS = ['model', 'messages', 'tools', 'stream', 'stream_options'];
+
+/** Passed through to every model request of the run (OpenAI Chat Completions names in brackets). */
+export const ModelSettings = z.strictObject({
+  /** `temperature` */
+  temperature: z.number().min(0).max(2).optional(),
+  /** `max_tokens`: without it a local server may generate to the end of its context. */
+  maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
+  /** `reasoning_effort` */
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  /** Provider-specific request fields, merged into the request body as given. */
+  extraBody: z
+    .record(z.string(), z.unknown())
+    .refine((body) => !RESERVED_BODY_FIELDS.some((field) => field in body), { message: `may not set ${RESERVED_BODY_FIELDS.join(', ')}` })
+    .optional(),
+});
+export type ModelSettings = z.output<typeof ModelSettings>;
 
 /** The one argument of `agentRun` (DESIGN.md section 2). Unknown fields are rejected. */
 export const AgentRunInput = z.strictObject({
@@ -86,6 +106,11 @@ export const AgentRunInput = z.strictObject({
     .strictObject({ warnAt: z.number().int().positive().default(3), stopAt: z.number().int().positive().default(5) })
     .refine((limits) => limits.warnAt <= limits.stopAt, { message: 'warnAt must not be greater than stopAt' })
     .default({ warnAt: 3, stopAt: 5 }),
+  /** MCP tool servers for this run, as in mcp.json; the workspace's `.bareagent/mcp.json` adds its own. */
+  mcpServers: McpServers.optional(),
+  modelSettings: ModelSettings.optional(),
+  /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
+  projectInstructions: z.boolean().default(true),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

@@ -47,6 +47,10 @@ export interface RunStatus {
   budgetLeft: string;
   queuedFollowUps: number;
   sandbox: SandboxStatus;
+  /** The MCP servers listed at the run's start: how many tools each gave, or why it gave none. */
+  mcpServers?: Array<{ name: string; tools: number; error?: string }>;
+  /** The project instruction files (AGENTS.md or CLAUDE.md) in the system prompt; absent when not read. */
+  projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
 }
 
 /** How the run's commands are confined, as `status` shows it. */

@@ -8,11 +8,22 @@ export interface PermissionRule {
   prefix: boolean;
 }
 
-const RULE = /^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$/s;
+const RULE = /^\s*([A-Za-z_][\w-]*\*?)\s*(?:\((.*)\))?\s*$/s;
+
+/** Only MCP tool names take a glob (`mcp__github__*`): the built-in tools are few and named in full. */
+const NAME_GLOB_PREFIX = 'mcp__';
 
 /** Checked where the run's input is parsed, so that a bad rule is bad input, not a stuck workflow task. */
 export function isValidRule(text: string): boolean {
-  return RULE.test(text);
+  const match = RULE.exec(text);
+  if (!match) return false;
+  const tool = match[1] as string;
+  return !tool.endsWith('*') || tool.startsWith(NAME_GLOB_PREFIX);
+}
+
+/** A rule's tool name against a call's: equal, or `mcp__server__*` for every tool whose name starts so. */
+export function toolNameMatches(ruleTool: string, tool: string): boolean {
+  return ruleTool.endsWith('*') ? tool.startsWith(ruleTool.slice(0, -1)) : ruleTool === tool;
 }
 
 export function parseRule(text: string): PermissionRule {

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
+import { McpConnections } from '../activities/mcp/connections';
 import type { ProviderConfig } from '../activities/model/model-request';
 
 export interface BareAgentWorkerOptions {
@@ -38,12 +39,13 @@ function withTolerantConverter(dataConverter: DataConverter | undefined): DataCo
   return { ...dataConverter, payloadConverterPath: payloadConverterPath() };
 }
 
-export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
-  return Worker.create({
+export async function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
+  const mcp = new McpConnections();
+  const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ provider: options.provider }),
+    activities: createActivities({ provider: options.provider, mcp }),
     dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
@@ -52,19 +54,35 @@ export function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<
     ...(options.identity ? { identity: options.identity } : {}),
     ...options.tuning,
   });
+  return closingMcpOnStop(worker, mcp);
+}
+
+/** The MCP servers the worker started end with it, whoever runs it (CLI, tests): its `run()` closes them. */
+function closingMcpOnStop(worker: Worker, mcp: McpConnections): Worker {
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      await run();
+    } finally {
+      await mcp.closeAll();
+    }
+  };
+  return worker;
 }
 
 /**
  * An activity-only worker on the task queue of the machine that holds a workspace: runs with
  * `toolTaskQueue` set send their tools, background jobs and acceptance checks here.
  */
-export function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'dataConverter'>): Promise<Worker> {
-  return Worker.create({
+export async function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'dataConverter'>): Promise<Worker> {
+  const mcp = new McpConnections();
+  const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createToolActivities(),
+    activities: createToolActivities(undefined, mcp),
     dataConverter: withTolerantConverter(options.dataConverter),
     maxHeartbeatThrottleInterval: '1 second',
   });
+  return closingMcpOnStop(worker, mcp);
 }

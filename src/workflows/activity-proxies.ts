@@ -29,3 +29,30 @@ export const onceTools = proxyActivities<Activities>({
 });
 
 export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);
+
+/** The run-start listing of MCP servers: it only reads, and reports a failing server as a value. */
+export const mcpListing = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/** An MCP call the server annotates read-only or idempotent may run again after a lost worker. */
+export const mcpRepeatable = proxyActivities<Activities>({
+  startToCloseTimeout: '6 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/** Any other MCP call may have changed something on the other side: at most once, like bash. */
+export const mcpOnce = proxyActivities<Activities>({
+  startToCloseTimeout: '6 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { maximumAttempts: 1 },
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+});
+
+/** Reading the project's instructions at run start: a read, safe to repeat. */
+export const instructionReading = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -30,6 +30,8 @@ import { handOver } from './hand-over';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
+import { listMcpTools } from './mcp-tools';
+import { readInstructions } from './project-instructions';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
 import { initialRunState, isRunState, type RunState } from './run-state';
@@ -50,6 +52,8 @@ class AgentRun {
   async run(): Promise<AgentRunResult> {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     try {
+      if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
+      if (this.fresh) this.state.instructions = await readInstructions(this.config);
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -145,12 +149,15 @@ class AgentRun {
   private readonly limits: BudgetLimits;
   private readonly sandbox: SandboxRequest;
   private readonly workflowId = workflowInfo().workflowId;
+  /** The first run of a conversation (not one continued as new): it does the run-start work. */
+  private readonly fresh: boolean;
 
   constructor(
     private readonly config: Omit<AgentRunConfig, 'resume'>,
     carried: RunState | undefined,
   ) {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
+    this.fresh = carried === undefined;
     this.stream = new WorkflowStream(carried?.stream);
     this.policy = createPolicy(config.permissionMode, config.permissionRules);
     this.patches = askRunPatches();

@@ -7,6 +7,8 @@ import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/
 import type { Stop, Transition } from '../loop/transitions';
 import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
+import { mcpSystemNote } from './mcp-tools';
+import { instructionsPrompt } from './project-instructions';
 import { describeActivityFailure } from './run-failures';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
@@ -85,14 +87,22 @@ export class ModelTurn {
 
   private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {
     const { config, state } = this.context;
+    // Instructions and MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
+    const turn = tools.length > 0;
+    const mcpTools = turn && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
+    const systemPrompt = [config.systemPrompt, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
+      .filter(Boolean)
+      .join('\n\n');
     const response = await modelActivities.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [
         {
           ...(config.model ? { model: config.model } : {}),
-          ...(config.systemPrompt ? { systemPrompt: config.systemPrompt } : {}),
+          ...(systemPrompt ? { systemPrompt } : {}),
           ...this.transcript.requestFor(messages),
           tools,
+          ...(config.modelSettings ? { settings: config.modelSettings } : {}),
+          ...(mcpTools.length > 0 ? { mcpTools: mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           stream,
           step: this.iteration,
         },

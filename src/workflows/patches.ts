@@ -45,3 +45,9 @@ export function askRunPatches(): RunPatches {
   const tokensFromUsage = patched(TOKENS_FROM_USAGE);
   return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
 }
+
+/** The patch that lists MCP servers' tools at the start of a new run (issue 15). Asked only there (see listMcpTools). */
+export const MCP_TOOLS = 'mcp-tools';
+
+/** The patch that reads the workspace's AGENTS.md at the start of a new run (issue 15). Asked only there (see readInstructions). */
+export const PROJECT_INSTRUCTIONS = 'project-instructions';

@@ -47,5 +47,7 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     budgetLeft: formatRemaining(state.budget, limits, Date.now()),
     queuedFollowUps: state.followUps.length,
     sandbox: tools.sandboxStatus(),
+    ...(state.instructions ? { projectInstructions: { files: state.instructions.files, ...(state.instructions.truncated ? { truncated: true } : {}), ...(state.instructions.error ? { error: state.instructions.error } : {}) } } : {}),
+    ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),
   };
 }

@@ -1,5 +1,7 @@
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { McpCatalog } from '../common/mcp';
 import type { Message } from '../common/messages';
+import type { ProjectInstructions } from '../common/project-instructions';
 import type { StepRecord } from '../common/wire';
 import { createBudgetState, type BudgetState } from '../loop/budget';
 import { createFailureStreak, type FailureStreakState } from '../loop/failure-streak';
@@ -23,6 +25,10 @@ export interface RunState {
   acceptanceAttempts: number;
   lastText: string;
   stream?: WorkflowStreamState;
+  /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */
+  mcp?: McpCatalog;
+  /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
+  instructions?: ProjectInstructions;
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: number;
 }

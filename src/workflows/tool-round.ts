@@ -12,6 +12,7 @@ import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
+import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
 
@@ -48,7 +49,10 @@ export class ToolRound {
       const step = state.budget.iterations;
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
       report.setPhase('running_tool');
-      const result = await dispatchToolCall(call, {
+      const mcp = findMcpTool(state.mcp, call.name);
+      const result = mcp
+        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision) })
+        : await dispatchToolCall(call, {
         workspace: config.workspace,
         toolTaskQueue: config.toolTaskQueue,
         sandbox: this.context.sandbox,

@@ -16,6 +16,7 @@ import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { createBareAgentWorker } from '../../src/worker/create-worker';
 import { freePort } from '../support/free-port';
 import { byPrompt } from '../support/by-prompt';
+import { everythingServer, MCP_READ_PATHS } from '../support/mcp-servers';
 import { ScriptedModelServer, type Scenario, type ScriptStep } from '../support/scripted-model-server';
 
 interface Recording {
@@ -229,6 +230,38 @@ export const recordings: Recording[] = [
       { text: 'part two.' },
     ],
     input: (workspace) => ({ prompt: 'Try', model: 'm', workspace, stream: false }),
+  },
+  {
+    // MCP servers listed at run start (one that does not start), a read-only call and one that asks.
+    name: 'mcp-tools',
+    scenario: [
+      {
+        toolCalls: [
+          { id: 'm1', name: 'mcp__everything__echo', arguments: { message: 'hi' } },
+          { id: 'm2', name: 'mcp__everything__toggle-simulated-logging', arguments: {} },
+          { id: 'm3', name: 'mcp__broken__x', arguments: {} },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({
+      prompt: 'Use MCP',
+      model: 'm',
+      workspace,
+      sandbox: { network: 'none', readOnlyPaths: MCP_READ_PATHS },
+      mcpServers: { everything: everythingServer(), broken: { command: 'no-such-mcp-server-command' } },
+    }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+    },
+  },
+  {
+    // The workspace's AGENTS.md read at run start and put into the system prompt.
+    name: 'project-instructions',
+    files: { 'AGENTS.md': 'Build with `make`.\n' },
+    scenario: [{ toolCalls: [{ id: 'p1', name: 'glob', arguments: { pattern: '*.md' } }] }, { text: 'Done.' }],
+    input: (workspace) => ({ prompt: 'Look', model: 'm', workspace, systemPrompt: 'Be brief.' }),
   },
   {
     name: 'invalid-input',

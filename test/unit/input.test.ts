@@ -28,6 +28,7 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
         compaction: {},
         sandbox: { network: 'none', readOnlyPaths: [] },
         repeatedFailure: { warnAt: 3, stopAt: 5 },
+        projectInstructions: true,
       },
     });
   });
@@ -54,6 +55,9 @@ describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
       toolTaskQueue: 'laptop',
       sandbox: { network: { allowHosts: ['registry.npmjs.org', '*.example.com:8443'] }, readOnlyPaths: ['/var/cache/npm'] },
       repeatedFailure: { warnAt: 2, stopAt: 4 },
+      projectInstructions: false,
+      modelSettings: { temperature: 0, maxOutputTokens: 100, reasoningEffort: 'high', extraBody: { top_k: 1 } },
+      mcpServers: { local: { command: 'mcp-x', args: ['--y'], env: { A: 'b' } }, remote: { url: 'https://mcp.example.com/mcp', headers: {} } },
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });

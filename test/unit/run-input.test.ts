@@ -12,3 +12,8 @@ test('a host that is not a host name is a usage error naming the field', () => {
   expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(UsageError);
   expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(/sandbox\.network\.allowHosts\.0/);
 });
+
+test('--no-project-instructions turns the AGENTS.md reading off', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: false })).toMatchObject({ projectInstructions: false });
+  expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: true })).not.toHaveProperty('projectInstructions');
+});

@@ -8,7 +8,8 @@ import type { ModelRequest, ProviderConfig } from './model-request';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { connectionLost, isConnectionLoss } from './stream-interrupted';
 import { collectStream } from './stream-response';
-import { toolDefinitions } from './tool-definitions';
+import { settingsBody } from './settings-body';
+import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
@@ -34,8 +35,9 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     const body = {
       model,
       messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
-      ...(request.tools.length ? { tools: toolDefinitions(request.tools) } : {}),
-    };
+      ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
+      ...settingsBody(request.settings),
+    } as Body;
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
       if (!request.stream) return await callOnce(client, body);

@@ -12,8 +12,11 @@ export interface ModelRequest {
    */
   transcript?: TranscriptRef;
   tools: string[];
+  /** Tools of MCP servers, with the JSON schemas their servers gave. */
+  mcpTools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
   stream: boolean;
   step: number;
+  settings?: import('../../common/input').ModelSettings;
 }
 
 export interface ProviderConfig {

@@ -12,3 +12,14 @@ export function toolDefinitions(names: readonly string[]): OpenAI.Chat.Completio
     return { type: 'function', function: { name, description: toolDescriptions[name], parameters } };
   });
 }
+
+/** MCP tools as their servers describe them; a schema that is not an object schema becomes one that takes any object. */
+export function mcpToolDefinitions(
+  tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>,
+): OpenAI.Chat.Completions.ChatCompletionTool[] {
+  return tools.map(({ name, description, inputSchema }) => {
+    const { $schema: _ignored, ...schema } = inputSchema;
+    const parameters = schema.type === 'object' ? schema : { type: 'object', properties: {} };
+    return { type: 'function', function: { name, description, parameters } };
+  });
+}

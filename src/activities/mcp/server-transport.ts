@@ -1,0 +1,44 @@
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from '../../common/mcp';
+import type { SandboxRequest } from '../../common/sandbox';
+import { prepareCommand } from '../sandbox/prepare-command';
+
+export interface OpenedTransport {
+  transport: Transport;
+  /** The server's stderr so far (last few KiB), for the error a failed start gives the model. */
+  stderr(): string;
+  /** Frees what the sandbox set up for the process (proxy, cgroup); after the transport closed. */
+  cleanup(): Promise<void>;
+}
+
+const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+const MAX_STDERR = 4096;
+
+/**
+ * A stdio server runs like a `bash` command: in the sandbox (or, with the sandbox off, with the
+ * small command environment), so it sees none of the worker's keys; `env` of its configuration
+ * is all it gets on top, set inside by `env` so that it never passes through the worker's own.
+ */
+export async function openTransport(config: McpServerConfig, workspace: string, sandbox: SandboxRequest): Promise<OpenedTransport> {
+  if ('url' in config) {
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    return { transport, stderr: () => '', cleanup: async () => {} };
+  }
+  const assignments = Object.entries(config.env).map(([name, value]) => quote(`${name}=${value}`));
+  const command = ['exec', 'env', ...assignments, quote(config.command), ...config.args.map(quote)].join(' ');
+  const prepared = await prepareCommand(command, { workspace, cwd: workspace, sandbox });
+  const transport = new StdioClientTransport({
+    command: prepared.file,
+    args: prepared.args,
+    env: Object.fromEntries(Object.entries(prepared.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    cwd: prepared.cwd,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR);
+  });
+  return { transport, stderr: () => stderr.trim(), cleanup: () => prepared.cleanup() };
+}

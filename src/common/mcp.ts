@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const StringMap = z.record(z.string(), z.string());
+
+/** A stdio server: started by the tool worker, inside the run's sandbox, with only `env` added to a minimal base. */
+export const McpStdioServer = z.strictObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: StringMap.default({}),
+});
+
+/** A streamable HTTP server, reached from the tool worker. */
+export const McpHttpServer = z.strictObject({
+  type: z.enum(['http', 'streamable-http']).optional(),
+  url: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }),
+  headers: StringMap.default({}),
+});
+
+export const McpServerConfig = z.union([McpStdioServer, McpHttpServer], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'must be { command, args?, env? } or { url, headers? }' : undefined),
+});
+export type McpServerConfig = z.output<typeof McpServerConfig>;
+
+/** Server names become part of tool names (`mcp__<server>__<tool>`), which providers limit to this charset. */
+export const McpServerName = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'must be 1-32 letters, digits, "_" or "-"' });
+
+/** The `mcpServers` of the run's input and of `.bareagent/mcp.json`: the common mcp.json shape. */
+export const McpServers = z.record(McpServerName, McpServerConfig);
+export type McpServers = z.output<typeof McpServers>;
+
+/** `.bareagent/mcp.json` in the workspace: `{ "mcpServers": { ... } }`, as other agents write it. */
+export const McpFile = z.object({ mcpServers: McpServers.default({}) });
+
+/** What the run-start listing recorded about one tool: enough to offer it to the model and call it. */
+export interface McpTool {
+  /** What the model calls: `mcp__<server>__<tool>`, limited to the provider's charset. */
+  name: string;
+  server: string;
+  /** The server's own name for it. */
+  tool: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+  /** Read-only or idempotent: safe to retry after a lost worker. */
+  repeatable: boolean;
+}
+
+export interface McpServerListing {
+  name: string;
+  /** `input` servers travel in the call's arguments; `workspace` ones are read again from the file, so their env stays out of the history. */
+  source: 'input' | 'workspace';
+  tools: McpTool[];
+  /** Set when the server could not be started or listed: its tools are missing from this run. */
+  error?: string;
+}
+
+export interface McpCatalog {
+  servers: McpServerListing[];
+}
+
+export interface McpListRequest {
+  workspace?: string;
+  servers: McpServers;
+  sandbox: import('./sandbox').SandboxRequest;
+}
+
+export interface McpCallRequest {
+  workspace?: string;
+  server: string;
+  source: 'input' | 'workspace';
+  /** The server's configuration when it came with the input. */
+  config?: McpServerConfig;
+  tool: string;
+  arguments: Record<string, unknown>;
+  sandbox: import('./sandbox').SandboxRequest;
+}
+
+export const MCP_PREFIX = 'mcp__';
+
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith(MCP_PREFIX);
+}

@@ -1,0 +1,85 @@
+import { isCancellation, patched } from '@temporalio/workflow';
+import type { AgentRunConfig } from '../common/input';
+import type { McpCatalog, McpServerListing, McpTool } from '../common/mcp';
+import type { ToolCall, ToolResultBlock } from '../common/messages';
+import type { SandboxRequest } from '../common/sandbox';
+import type { ToolOutcome } from '../common/tool-outcome';
+import { checkMcpPermission } from '../loop/mcp-permission';
+import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
+import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
+import { mcpListing, mcpOnce, mcpRepeatable } from './activity-proxies';
+import { MCP_TOOLS } from './patches';
+import { describeActivityFailure } from './run-failures';
+
+/**
+ * At the start of a new top-level run: the MCP servers' tools, listed by the tool worker and
+ * recorded, so a replay starts no server. Behind a patch, since it adds an activity to every new
+ * run (the workspace may name servers in `.bareagent/mcp.json` even when the input names none).
+ */
+export async function listMcpTools(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest): Promise<McpCatalog | undefined> {
+  if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
+  const catalog = await mcpListing.listMcpTools.executeWithOptions(
+    { summary: 'MCP servers: list tools', ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
+    [{ ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox }],
+  );
+  return catalog.servers.length > 0 ? catalog : undefined;
+}
+
+export function findMcpTool(catalog: McpCatalog | undefined, name: string): { tool: McpTool; server: McpServerListing } | undefined {
+  for (const server of catalog?.servers ?? []) {
+    const tool = server.tools.find((t) => t.name === name);
+    if (tool) return { tool, server };
+  }
+  return undefined;
+}
+
+/** What the model is told about servers that did not start: their tools are missing, and why. */
+export function mcpSystemNote(catalog: McpCatalog | undefined): string | undefined {
+  const failed = (catalog?.servers ?? []).filter((server) => server.error);
+  if (failed.length === 0) return undefined;
+  return ['Some MCP servers are unavailable in this run:', ...failed.map((server) => `- ${server.name}: ${server.error}`)].join('\n');
+}
+
+export interface McpCallContext {
+  config: Omit<AgentRunConfig, 'resume'>;
+  sandbox: SandboxRequest;
+  policy: PermissionPolicy;
+  askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
+}
+
+/** One MCP tool call: guard, human if asked, then the call on the tool worker; every outcome is a tool result. */
+export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; server: McpServerListing }, context: McpCallContext): Promise<ToolResultBlock> {
+  const { tool, server } = found;
+  if (call.parseError) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${call.parseError}`);
+  const input = call.input ?? {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: arguments must be a JSON object`);
+  }
+  const decision = checkMcpPermission(context.policy, tool, input);
+  if (decision.behavior === 'deny') return deniedResult(call.id);
+  if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
+  const { config } = context;
+  const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
+  try {
+    const outcome: ToolOutcome = await proxy.mcpCallTool.executeWithOptions(
+      { summary: `${server.name} · ${tool.tool}`.slice(0, 120), ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
+      [
+        {
+          ...(config.workspace ? { workspace: config.workspace } : {}),
+          server: server.name,
+          source: server.source,
+          ...(server.source === 'input' && config.mcpServers?.[server.name] ? { config: config.mcpServers[server.name] } : {}),
+          tool: tool.tool,
+          arguments: input as Record<string, unknown>,
+          sandbox: context.sandbox,
+        },
+      ],
+    );
+    if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
+    return toolResult(call.id, outcome.output, outcome.isError ?? false);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const { type, message } = describeActivityFailure(err);
+    return handlerErrorResult(call.id, type, message);
+  }
+}

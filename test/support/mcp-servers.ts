@@ -1,0 +1,15 @@
+import path from 'node:path';
+
+/** The real MCP servers from npm (devDependencies), started with the node the sandbox sees. */
+const modules = path.resolve(__dirname, '../../node_modules');
+
+/** What the sandbox must let a run read for these servers to start: the project's node_modules. */
+export const MCP_READ_PATHS = [modules];
+
+export function everythingServer(env: Record<string, string> = {}) {
+  return { command: 'node', args: [path.join(modules, '@modelcontextprotocol/server-everything/dist/index.js')], env };
+}
+
+export function filesystemServer(allowedDir: string) {
+  return { command: 'node', args: [path.join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js'), allowedDir] };
+}

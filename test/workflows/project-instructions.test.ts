@@ -1,0 +1,57 @@
+import { symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunStatus } from '../../src/common/wire';
+import { Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+async function run(workspace: string, input: Record<string, unknown> = {}) {
+  const scenario = `instr-${Math.random()}`;
+  h.model.setScenario(scenario, [{ toolCalls: [{ id: 'c1', name: 'glob', arguments: { pattern: '*' } }] }, { text: 'Done.' }]);
+  const handle = await h.start({ prompt: 'Work', model: scenario, workspace, stream: false, ...input });
+  await handle.result();
+  const requests = h.model.requestsFor(scenario);
+  const system = (i: number) => requests[i]?.body.messages.find((m: { role: string }) => m.role === 'system')?.content as string | undefined;
+  return { status: await handle.query<RunStatus>('status'), system, requests };
+}
+
+test("the workspace's AGENTS.md is in every turn's system prompt, after the run's own, and status names it", async () => {
+  const workspace = h.workspace({ 'AGENTS.md': 'Run tests with `make check`.\n', 'CLAUDE.md': 'not this one' });
+  const { status, system } = await run(workspace, { systemPrompt: 'You are careful.' });
+  for (const i of [0, 1]) {
+    expect(system(i)).toBe('You are careful.\n\n# Project instructions (AGENTS.md)\n\nRun tests with `make check`.');
+  }
+  expect(status.projectInstructions).toEqual({ files: ['AGENTS.md'] });
+});
+
+test('CLAUDE.md when there is no AGENTS.md; capped at 32 KiB', async () => {
+  const { status, system } = await run(h.workspace({ 'CLAUDE.md': 'x'.repeat(40_000) }));
+  expect(status.projectInstructions).toEqual({ files: ['CLAUDE.md'], truncated: true });
+  expect(system(0)).toContain(`${'x'.repeat(32 * 1024)}\n[truncated: ${40_000 - 32 * 1024} more characters]`);
+  expect(system(0)?.length).toBeLessThan(33_500);
+});
+
+test('projectInstructions: false leaves it out; no file, no system prompt added', async () => {
+  const off = await run(h.workspace({ 'AGENTS.md': 'secret sauce' }), { projectInstructions: false });
+  expect(off.system(0)).toBeUndefined();
+  expect(off.status.projectInstructions).toBeUndefined();
+  const none = await run(h.workspace());
+  expect(none.system(0)).toBeUndefined();
+  expect(none.status.projectInstructions).toEqual({ files: [] });
+});
+
+test('an AGENTS.md symlink that leads out of the workspace is refused, and the run goes on', async () => {
+  const outside = path.join(os.tmpdir(), `bareagent-outside-${process.pid}.txt`);
+  writeFileSync(outside, 'worker-private-content');
+  const workspace = h.workspace();
+  symlinkSync(outside, path.join(workspace, 'AGENTS.md'));
+  const { status, system } = await run(workspace);
+  expect(system(0)).toBeUndefined();
+  expect(status.projectInstructions).toMatchObject({ files: [], error: expect.stringContaining('outside the workspace') });
+});
