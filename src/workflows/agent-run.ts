@@ -32,7 +32,7 @@ import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
-import { initialRunState, isRunState, type RunState } from './run-state';
+import { initialRunState, parseRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
@@ -43,7 +43,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const parsed = parseAgentRunInput(input);
   if (!parsed.ok) throw invalidInput(parsed.message);
   const { resume, ...config } = parsed.config;
-  return new AgentRun(config, isRunState(resume) ? resume : undefined).run();
+  if (resume === undefined) return new AgentRun(config, undefined).run();
+  const carried = parseRunState(resume);
+  if (!carried.ok) throw invalidInput(carried.message);
+  return new AgentRun(config, carried.state).run();
 }
 
 class AgentRun {
