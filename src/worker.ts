@@ -6,6 +6,7 @@ import { connectionFromEnv } from './common/config';
 import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
 import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
+import { tracingFromEnv } from './worker/tracing';
 
 /** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
 export async function runWorker(): Promise<void> {
@@ -18,6 +19,7 @@ export async function runWorker(): Promise<void> {
   });
   if (added.length) console.error(`Registered search attributes: ${added.join(', ')}`);
   const connection = await NativeConnection.connect(connectionOptions(config.address));
+  const tracing = tracingFromEnv();
   try {
     const worker = await createBareAgentWorker({
       connection,
@@ -25,19 +27,22 @@ export async function runWorker(): Promise<void> {
       taskQueue: config.taskQueue,
       provider: providerConfigFromEnv(),
       ...(dataConverter ? { dataConverter } : {}),
+      ...(tracing ? { tracing } : {}),
       // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up.
       ...(process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
     });
     const encryption = dataConverter ? ', payloads encrypted' : '';
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);
     console.error(sandboxLogLine());
+    if (tracing) console.error('Tracing: spans to the OTLP endpoint from OTEL_EXPORTER_OTLP_ENDPOINT');
     const toolQueue = process.env.BAREAGENT_TOOL_TASK_QUEUE;
     if (!toolQueue) return await worker.run();
     // This machine holds workspaces: runs started with `toolTaskQueue` set to this queue run their tools here.
-    const toolWorker = await createToolWorker({ connection, namespace: config.namespace, taskQueue: toolQueue, ...(dataConverter ? { dataConverter } : {}) });
+    const toolWorker = await createToolWorker({ connection, namespace: config.namespace, taskQueue: toolQueue, ...(dataConverter ? { dataConverter } : {}), ...(tracing ? { tracing } : {}) });
     console.error(`Tool worker polling task queue "${toolQueue}"`);
     await Promise.all([worker.run(), toolWorker.run()]);
   } finally {
+    await tracing?.shutdown();
     await connection.close();
   }
 }

@@ -1,4 +1,5 @@
 import { connectionOptions } from '../common/connection-options';
+import { temporalProfile } from '../common/temporal-profile';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -23,14 +24,14 @@ export function bareagentHome(env = process.env): string {
   return path.resolve(env.BAREAGENT_HOME || '.bareagent');
 }
 
-/** A client for TEMPORAL_ADDRESS; with `embedded`, the dev server is started there first when unset. */
+/** A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is started there first when neither is set. */
 export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
   const config = connectionFromEnv();
   const uiPort = uiPortFromEnv();
   // Read first: a bad BAREAGENT_ENCRYPTION_KEY is reported before any server starts.
   const dataConverter = dataConverterFromEnv();
   let server: DevServer | undefined;
-  if (options.embedded && !process.env.TEMPORAL_ADDRESS) {
+  if (options.embedded && !temporalProfile().address) {
     server = await ensureDevServer({
       address: config.address,
       uiPort,

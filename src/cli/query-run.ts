@@ -7,6 +7,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionOptions } from '../common/connection-options';
 import { connectionFromEnv, type ConnectionConfig } from '../common/config';
 import { bundleOptions, payloadConverterPath } from '../worker/create-worker';
+import { tracingSinks } from '../worker/tracing-sinks';
 import { bareagentHome, hasLiveWorker, installQuietRuntime } from './local-stack';
 
 /**
@@ -75,6 +76,7 @@ async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'name
     taskQueue,
     workflowBundle: { codePath },
     dataConverter: { ...dataConverter, payloadConverterPath: payloadConverterPath() },
+    sinks: tracingSinks(undefined),
     maxCachedWorkflows: 0,
     maxConcurrentWorkflowTaskExecutions: 2,
   });

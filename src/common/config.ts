@@ -1,3 +1,5 @@
+import { temporalProfile } from './temporal-profile';
+
 /** Names and defaults of the public contract (DESIGN.md section 2). */
 export const DEFAULT_TASK_QUEUE = 'bareagent';
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
@@ -11,10 +13,12 @@ export interface ConnectionConfig {
   taskQueue: string;
 }
 
+/** Address and namespace from the `temporal` CLI's profile and TEMPORAL_* variables (src/common/temporal-profile.ts). */
 export function connectionFromEnv(env: NodeJS.ProcessEnv = process.env): ConnectionConfig {
+  const profile = temporalProfile(env);
   return {
-    address: env.TEMPORAL_ADDRESS || DEFAULT_ADDRESS,
-    namespace: env.TEMPORAL_NAMESPACE || DEFAULT_NAMESPACE,
+    address: profile.address || DEFAULT_ADDRESS,
+    namespace: profile.namespace || DEFAULT_NAMESPACE,
     taskQueue: env.BAREAGENT_TASK_QUEUE || DEFAULT_TASK_QUEUE,
   };
 }

@@ -1,34 +1,41 @@
-import { readFileSync } from 'node:fs';
+import type { TLSConfig } from '@temporalio/client';
+import { toClientOptions } from '@temporalio/envconfig';
+import { plaintextWarning } from './plaintext-warning';
+import { temporalProfile } from './temporal-profile';
 
 export interface ConnectionOptions {
   address: string;
-  tls?: boolean | { serverNameOverride?: string; serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } };
+  tls?: boolean | TLSConfig;
   apiKey?: string;
+  metadata?: Record<string, string>;
 }
 
+const warned = new Set<string>();
+
 /**
- * TLS and authentication from the environment, named as Temporal's own tools name them:
- * TEMPORAL_API_KEY (Temporal Cloud API keys; implies TLS), TEMPORAL_TLS=true, and mTLS with
- * TEMPORAL_TLS_CLIENT_CERT_PATH / TEMPORAL_TLS_CLIENT_KEY_PATH (+ TEMPORAL_TLS_SERVER_CA_CERT_PATH,
- * TEMPORAL_TLS_SERVER_NAME). Nothing set: plain gRPC, as the embedded server wants.
+ * TLS, API key and gRPC metadata for `address`, from the same profile and TEMPORAL_* variables as the
+ * `temporal` CLI (src/common/temporal-profile.ts). Nothing set: plain gRPC, as the embedded server wants.
  */
 export function connectionOptions(address: string, env: NodeJS.ProcessEnv = process.env): ConnectionOptions {
-  const certPath = env.TEMPORAL_TLS_CLIENT_CERT_PATH;
-  const keyPath = env.TEMPORAL_TLS_CLIENT_KEY_PATH;
-  if (!!certPath !== !!keyPath) {
-    throw new Error('Set both TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH for mTLS, or neither');
+  const profile = temporalProfile(env);
+  if (!!profile.tls?.clientCert !== !!profile.tls?.clientKey) {
+    throw new Error('Set both the TLS client certificate and key for mTLS (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH), or neither');
   }
-  const caPath = env.TEMPORAL_TLS_SERVER_CA_CERT_PATH;
-  const mtls = certPath && keyPath ? { clientCertPair: { crt: readFileSync(certPath), key: readFileSync(keyPath) } } : {};
-  const tlsDetails = {
-    ...mtls,
-    ...(caPath ? { serverRootCACertificate: readFileSync(caPath) } : {}),
-    ...(env.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: env.TEMPORAL_TLS_SERVER_NAME } : {}),
-  };
-  const wantsTls = Object.keys(tlsDetails).length > 0 || !!env.TEMPORAL_API_KEY || env.TEMPORAL_TLS === 'true';
-  return {
+  const { tls, apiKey, metadata } = toClientOptions({ ...profile, address }).connectionOptions;
+  const options: ConnectionOptions = {
     address,
-    ...(wantsTls ? { tls: Object.keys(tlsDetails).length > 0 ? tlsDetails : true } : {}),
-    ...(env.TEMPORAL_API_KEY ? { apiKey: env.TEMPORAL_API_KEY } : {}),
+    ...(tls === undefined || tls === null ? {} : { tls: typeof tls === 'boolean' ? tls : withoutUndefined(tls) }),
+    ...(typeof apiKey === 'string' ? { apiKey } : {}),
+    ...(metadata && Object.keys(metadata).length ? { metadata: metadata as Record<string, string> } : {}),
   };
+  const warning = plaintextWarning(address, options);
+  if (warning && !warned.has(address)) {
+    warned.add(address);
+    console.error(warning);
+  }
+  return options;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -3,6 +3,8 @@ import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
 import type { ProviderConfig } from '../activities/model/model-request';
+import type { Tracing } from './tracing';
+import { tracingSinks } from './tracing-sinks';
 
 export interface BareAgentWorkerOptions {
   connection: NativeConnection;
@@ -18,6 +20,8 @@ export interface BareAgentWorkerOptions {
   dataConverter?: DataConverter;
   /** How the server lists this worker among a task queue's pollers; the SDK's `pid@host` otherwise. */
   identity?: string;
+  /** OpenTelemetry (src/worker/tracing.ts); off when absent. */
+  tracing?: Tracing;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -30,9 +34,14 @@ export function payloadConverterPath(): string {
   return require.resolve('../common/payload-converter');
 }
 
+/** The workflow interceptors every bundle carries: OpenTelemetry spans (src/workflows/tracing-interceptors.ts). */
+export function workflowInterceptorModules(): string[] {
+  return [require.resolve('../workflows/tracing-interceptors')];
+}
+
 /** What `bundleWorkflowCode` needs to build the same workflow code a worker builds for itself. */
 export function bundleOptions() {
-  return { workflowsPath: workflowsPath(), payloadConverterPath: payloadConverterPath() };
+  return { workflowsPath: workflowsPath(), payloadConverterPath: payloadConverterPath(), workflowInterceptorModules: workflowInterceptorModules() };
 }
 
 function withTolerantConverter(dataConverter: DataConverter | undefined): DataConverter {
@@ -48,6 +57,12 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     activities: createActivities({ provider: options.provider, mcp }),
     dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    interceptors: {
+      activity: options.tracing?.activityInterceptors(options.provider.defaultModel) ?? [],
+      // A prebuilt bundle has them already (bundleOptions).
+      ...(options.workflowBundle ? {} : { workflowModules: workflowInterceptorModules() }),
+    },
+    sinks: tracingSinks(options.tracing),
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
     maxHeartbeatThrottleInterval: '1 second',
@@ -74,13 +89,14 @@ function closingMcpOnStop(worker: Worker, mcp: McpConnections): Worker {
  * An activity-only worker on the task queue of the machine that holds a workspace: runs with
  * `toolTaskQueue` set send their tools, background jobs and acceptance checks here.
  */
-export async function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'dataConverter'>): Promise<Worker> {
+export async function createToolWorker(options: Pick<BareAgentWorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'dataConverter' | 'tracing'>): Promise<Worker> {
   const mcp = new McpConnections();
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createToolActivities(undefined, mcp),
+    interceptors: { activity: options.tracing?.activityInterceptors(undefined) ?? [] },
     dataConverter: withTolerantConverter(options.dataConverter),
     maxHeartbeatThrottleInterval: '1 second',
   });

@@ -34,7 +34,7 @@ import { listMcpTools } from './mcp-tools';
 import { readInstructions } from './project-instructions';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
-import { initialRunState, isRunState, type RunState } from './run-state';
+import { initialRunState, parseRunState, type RunState } from './run-state';
 import { stopFailure } from './run-stops';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
@@ -45,7 +45,10 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const parsed = parseAgentRunInput(input);
   if (!parsed.ok) throw invalidInput(parsed.message);
   const { resume, ...config } = parsed.config;
-  return new AgentRun(config, isRunState(resume) ? resume : undefined).run();
+  if (resume === undefined) return new AgentRun(config, undefined).run();
+  const carried = parseRunState(resume);
+  if (!carried.ok) throw invalidInput(carried.message);
+  return new AgentRun(config, carried.state).run();
 }
 
 class AgentRun {

@@ -1,43 +1,67 @@
+import { z } from 'zod';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import { describeIssues } from '../common/input';
 import type { McpCatalog } from '../common/mcp';
-import type { Message } from '../common/messages';
+import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
 import type { StepRecord } from '../common/wire';
-import { createBudgetState, type BudgetState } from '../loop/budget';
-import { createFailureStreak, type FailureStreakState } from '../loop/failure-streak';
-import { createLoopDetector, type LoopDetectorState } from '../loop/loop-detector';
-import type { ReplyState } from '../loop/reply';
+import { BudgetState, createBudgetState } from '../loop/budget';
+import { createFailureStreak, FailureStreakState } from '../loop/failure-streak';
+import { createLoopDetector, LoopDetectorState } from '../loop/loop-detector';
 import type { JobBoardState } from './job-board';
 
+/**
+ * The version of the carried state this build writes. A new build that changes the shape adds a
+ * version and a migration from the older ones in `parseRunState`: a run pinned to an old build
+ * hands its state to whatever build is current at its continue-as-new.
+ */
+export const RUN_STATE_VERSION = 1;
+
+const StepRecordShape = z.looseObject({ step_id: z.number().int(), reason: z.string() });
+const JobInfo = z.looseObject({ taskId: z.string(), kind: z.enum(['command', 'subagent']), workflowId: z.string(), description: z.string(), startedAt: z.string() });
+const JobNotification = z.looseObject({ taskId: z.string(), status: z.enum(['done', 'failed', 'cancelled', 'timed_out']), summary: z.string() });
+const McpCatalogShape = z.looseObject({
+  servers: z.array(z.looseObject({ name: z.string(), source: z.enum(['input', 'workspace']), tools: z.array(z.looseObject({ name: z.string(), server: z.string(), tool: z.string() })) })),
+});
+const ProjectInstructionsShape = z.looseObject({ files: z.array(z.string()), text: z.string() });
+const StreamState = z.looseObject({ log: z.array(z.unknown()), base_offset: z.number().int().min(0) });
+
 /** Everything a run knows, as plain JSON: what continue-as-new hands to the next run. */
-export interface RunState {
-  messages: Message[];
-  steps: StepRecord[];
-  budget: BudgetState;
-  loopDetector: LoopDetectorState;
-  failureStreak: FailureStreakState;
-  jobs?: JobBoardState;
-  followUps: string[];
+export const RunState = z.object({
+  /** Absent in state carried before it was versioned: that state is version 1. */
+  version: z.literal(RUN_STATE_VERSION, { error: `this build reads carried state version ${RUN_STATE_VERSION}` }).default(RUN_STATE_VERSION),
+  messages: z.array(Message),
+  steps: z.array(StepRecordShape).transform((steps) => steps as unknown as StepRecord[]),
+  budget: BudgetState,
+  loopDetector: LoopDetectorState,
+  failureStreak: FailureStreakState,
+  jobs: z
+    .object({ running: z.array(JobInfo), notifications: z.array(JobNotification), counter: z.number().int().min(0) })
+    .transform((jobs) => jobs as JobBoardState)
+    .optional(),
+  followUps: z.array(z.string()),
   /** Runs recorded before replies were per turn count recoveries here, for the whole run. */
-  truncationRecoveries: number;
+  truncationRecoveries: z.number().int().min(0),
   /** This turn's truncated pieces and empty replies (src/loop/reply.ts); absent in older carried state. */
-  reply?: ReplyState;
-  acceptanceAttempts: number;
-  lastText: string;
-  stream?: WorkflowStreamState;
+  reply: z.object({ recoveries: z.number().int().min(0), answerSoFar: z.string(), emptyReplies: z.number().int().min(0) }).optional(),
+  acceptanceAttempts: z.number().int().min(0),
+  lastText: z.string(),
+  stream: StreamState.transform((stream) => stream as unknown as WorkflowStreamState).optional(),
   /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */
-  mcp?: McpCatalog;
+  mcp: McpCatalogShape.transform((catalog) => catalog as unknown as McpCatalog).optional(),
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
-  instructions?: ProjectInstructions;
+  instructions: ProjectInstructionsShape.transform((read) => read as ProjectInstructions).optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
-  generation: number;
-}
+  generation: z.number().int().min(0),
+});
+export type RunState = z.output<typeof RunState>;
 
 /** Steps carried into the next run: the newest ones; older ones stay in the earlier runs' histories. */
 export const CARRIED_STEPS = 500;
 
 export function initialRunState(prompt: string, nowMs: number): RunState {
   return {
+    version: RUN_STATE_VERSION,
     messages: [{ role: 'user', content: prompt }],
     steps: [],
     budget: createBudgetState(nowMs),
@@ -51,8 +75,15 @@ export function initialRunState(prompt: string, nowMs: number): RunState {
   };
 }
 
-/** Minimal shape check of carried state: it comes from our own previous run, not from people. */
-export function isRunState(value: unknown): value is RunState {
-  const state = value as RunState | undefined;
-  return !!state && Array.isArray(state.messages) && Array.isArray(state.steps) && typeof state.budget === 'object';
+export type ParsedRunState = { ok: true; state: RunState } | { ok: false; message: string };
+
+/** The state carried by the previous run (input field `resume`), checked against the versions this build reads. */
+export function parseRunState(raw: unknown): ParsedRunState {
+  const parsed = RunState.safeParse(raw);
+  if (parsed.success) return { ok: true, state: parsed.data };
+  const issues = describeIssues(parsed.error)
+    .split('; ')
+    .map((issue) => (issue.startsWith('(input): ') ? `resume: ${issue.slice(9)}` : `resume.${issue}`))
+    .join('; ');
+  return { ok: false, message: `Invalid carried state: ${issues}` };
 }

@@ -8,6 +8,7 @@ import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporal
 import type { AgentRunInput } from '../../src/common/input';
 import type { AgentRunResult } from '../../src/common/wire';
 import { createBareAgentWorker } from '../../src/worker/create-worker';
+import type { Tracing } from '../../src/worker/tracing';
 import { ScriptedModelServer, type Scenario } from './scripted-model-server';
 import { readTestEnv, type TestEnv } from './test-env';
 
@@ -47,7 +48,7 @@ export class Harness {
   }
 
   /** `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default. */
-  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter } = {}): Promise<RunningWorker> {
+  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing } = {}): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
@@ -55,6 +56,7 @@ export class Harness {
       provider: { baseURL: this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
+      ...(overrides.tracing ? { tracing: overrides.tracing } : {}),
     });
     const running = worker.run();
     const handle: RunningWorker = {
