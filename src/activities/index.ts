@@ -1,5 +1,6 @@
 import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
+import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -22,6 +23,7 @@ export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
+    loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     ...createToolActivities(redactor),
   };
 }

@@ -29,6 +29,17 @@ export const Budgets = z.strictObject({
   maxWallClock: DurationString.optional(),
 });
 
+/**
+ * Where a fork starts: another run's conversation up to its step `step` (the STEP column of
+ * `bareagent history`; default: its end). `runId`: one run of a continued-as-new chain; default the latest.
+ */
+export const ForkFrom = z.strictObject({
+  workflowId: z.string().trim().min(1, { message: 'must be a non-empty workflow id' }),
+  runId: z.string().trim().min(1).optional(),
+  step: z.number().int().min(1, { message: 'must be a step number, 1 or more' }).optional(),
+});
+export type ForkFrom = z.infer<typeof ForkFrom>;
+
 /** The one argument of `agentRun` (DESIGN.md section 2). Unknown fields are rejected. */
 export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
@@ -86,6 +97,8 @@ export const AgentRunInput = z.strictObject({
     .strictObject({ warnAt: z.number().int().positive().default(3), stopAt: z.number().int().positive().default(5) })
     .refine((limits) => limits.warnAt <= limits.stopAt, { message: 'warnAt must not be greater than stopAt' })
     .default({ warnAt: 3, stopAt: 5 }),
+  /** Start from another run's conversation (fork and resume): nothing of it runs again. */
+  forkFrom: ForkFrom.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

@@ -29,3 +29,9 @@ export const onceTools = proxyActivities<Activities>({
 });
 
 export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);
+
+/** Reading a fork's origin: a few queries, safe to repeat; an unknown origin or step fails at once (non-retryable). */
+export const forkActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

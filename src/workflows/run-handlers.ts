@@ -47,5 +47,6 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     budgetLeft: formatRemaining(state.budget, limits, Date.now()),
     queuedFollowUps: state.followUps.length,
     sandbox: tools.sandboxStatus(),
+    ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { ForkOrigin } from '../common/fork';
 import type { Message } from '../common/messages';
 import type { StepRecord } from '../common/wire';
 import { createBudgetState, type BudgetState } from '../loop/budget';
@@ -25,6 +26,8 @@ export interface RunState {
   stream?: WorkflowStreamState;
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: number;
+  /** A fork's origin, once its conversation was loaded. */
+  forkedFrom?: ForkOrigin;
 }
 
 /** Steps carried into the next run: the newest ones; older ones stay in the earlier runs' histories. */
