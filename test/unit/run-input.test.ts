@@ -12,3 +12,11 @@ test('a host that is not a host name is a usage error naming the field', () => {
   expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(UsageError);
   expect(() => buildRunInput('x', { workspace: '/tmp', network: 'https://evil/' })).toThrow(/sandbox\.network\.allowHosts\.0/);
 });
+
+test('--max-tokens, --max-cost and --max-wall-clock become the budgets; a bad one names its field', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', maxTokens: '5000', maxCost: '0.5', maxWallClock: '10m' })).toMatchObject({
+    budgets: { maxTokens: 5000, maxCostUsd: 0.5, maxWallClock: '10m' },
+  });
+  expect(buildRunInput('x', { workspace: '/tmp' })).not.toHaveProperty('budgets');
+  expect(() => buildRunInput('x', { workspace: '/tmp', maxTokens: 'lots' })).toThrow(/budgets\.maxTokens/);
+});
