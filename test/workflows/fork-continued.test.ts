@@ -29,7 +29,7 @@ test('a fork of a continued-as-new origin reads its latest run, or the run asked
   const runs = await runIds(origin.workflowId);
   expect(runs.filter((r) => r.status === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
   const latest = (await origin.describe()).runId;
-  const first = origin.firstExecutionRunId;
+  const first = (await origin.describe()).raw.workflowExecutionInfo!.firstRunId!;
 
   // At the end of the latest run, continuing as new itself: loaded once, the link carried.
   h.model.setScenario('fork-end', globs('f'));
