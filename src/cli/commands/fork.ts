@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import pc from 'picocolors';
 import type { AgentRunInput } from '../../common/input';
 import { forkSummary } from '../../common/fork';
 import { readOrigin, type Origin } from '../origin-input';
@@ -33,6 +34,7 @@ export async function forkCommand(kind: 'fork' | 'resume', workflowId: string, f
     const origin = await readOrigin(client, workflowId);
     if (kind === 'resume') refuseUnlessStopped(origin);
     const input = forkInput(origin, prompt, step, flags);
+    if (!flags.json) console.error(pc.dim(`${kind === 'resume' ? 'Resuming' : 'Forking'} ${workflowId} ${step === undefined ? 'from its end' : `from step ${step}`}: its tool results are reused, nothing of it runs again; budgets count from zero.`));
     const summary = kind === 'resume' ? `resume of ${workflowId}: ${firstLine(prompt, 80)}` : forkSummary({ workflowId, step }, firstLine(prompt, 80));
     return { input, summary };
   });
