@@ -7,6 +7,7 @@ import { registerCancel } from './cli/commands/cancel';
 import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
 import { registerFollow } from './cli/commands/follow';
+import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
@@ -31,6 +32,9 @@ function runFlags(command: Command): Command {
     .option('--allow <rule>', 'allow rule such as "bash(npm test*)" (repeatable)', collect)
     .option('--deny <rule>', 'deny rule such as "write_file(.env)" (repeatable)', collect)
     .option('--max-iterations <n>', 'iteration limit (default 200)')
+    .option('--max-tokens <n>', 'token budget: input plus output tokens of every model call')
+    .option('--max-cost <usd>', 'cost budget in USD, priced from the model price table')
+    .option('--max-wall-clock <duration>', 'time budget such as "30m" or "2h"')
     .option('--approval-timeout <duration>', 'deny a question nobody answers within this time (default 15m)')
     .option('--no-stream', 'call the model without streaming')
     .option('--no-project-instructions', "leave the workspace's AGENTS.md (or CLAUDE.md) out of the system prompt")
@@ -132,6 +136,7 @@ Examples:
   registerHistory(program, set);
   registerMessages(program, set);
   registerSchedule(program, set, runFlags);
+  registerFork(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')

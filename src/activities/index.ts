@@ -3,6 +3,7 @@ import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
 import { readProjectInstructions } from './project-instructions';
+import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -27,6 +28,7 @@ export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
+    loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     ...createToolActivities(redactor, config.mcp),
   };
 }

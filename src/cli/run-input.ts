@@ -14,6 +14,20 @@ export interface RunFlags {
   network?: string;
   readPath?: string[];
   projectInstructions?: boolean;
+  maxTokens?: string;
+  maxCost?: string;
+  maxWallClock?: string;
+}
+
+export type BudgetFlags = Pick<RunFlags, 'maxTokens' | 'maxCost' | 'maxWallClock'>;
+
+/** `--max-tokens`, `--max-cost`, `--max-wall-clock` as the input's `budgets` (validated with the rest of the input). */
+export function budgetsFromFlags(flags: BudgetFlags): Record<string, unknown> {
+  return {
+    ...(flags.maxTokens !== undefined ? { maxTokens: Number(flags.maxTokens) } : {}),
+    ...(flags.maxCost !== undefined ? { maxCostUsd: Number(flags.maxCost) } : {}),
+    ...(flags.maxWallClock !== undefined ? { maxWallClock: flags.maxWallClock } : {}),
+  };
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -37,6 +51,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
+    ...(Object.keys(budgetsFromFlags(flags)).length ? { budgets: budgetsFromFlags(flags) } : {}),
     ...(flags.network || flags.readPath?.length
       ? {
           sandbox: {

@@ -49,6 +49,17 @@ export const ModelSettings = z.strictObject({
 });
 export type ModelSettings = z.output<typeof ModelSettings>;
 
+/**
+ * Where a fork starts: another run's conversation up to its step `step` (the STEP column of
+ * `bareagent history`; default: its end). `runId`: one run of a continued-as-new chain; default the latest.
+ */
+export const ForkFrom = z.strictObject({
+  workflowId: z.string().trim().min(1, { message: 'must be a non-empty workflow id' }),
+  runId: z.string().trim().min(1).optional(),
+  step: z.number().int().min(1, { message: 'must be a step number, 1 or more' }).optional(),
+});
+export type ForkFrom = z.infer<typeof ForkFrom>;
+
 /** The one argument of `agentRun` (DESIGN.md section 2). Unknown fields are rejected. */
 export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
@@ -111,6 +122,9 @@ export const AgentRunInput = z.strictObject({
   modelSettings: ModelSettings.optional(),
   /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
   projectInstructions: z.boolean().default(true),
+
+  /** Start from another run's conversation (fork and resume): nothing of it runs again. */
+  forkFrom: ForkFrom.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

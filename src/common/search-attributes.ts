@@ -4,5 +4,6 @@ export const SEARCH_ATTRIBUTES = {
   BareAgentWaitingForHuman: 'Bool',
   BareAgentIterations: 'Int',
   BareAgentModel: 'Keyword',
+  BareAgentForkedFrom: 'Keyword',
 } as const;
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;

@@ -51,6 +51,8 @@ export interface RunStatus {
   mcpServers?: Array<{ name: string; tools: number; error?: string }>;
   /** The project instruction files (AGENTS.md or CLAUDE.md) in the system prompt; absent when not read. */
   projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
+  /** Set on a fork (or resume): the run and step its conversation came from. */
+  forkedFrom?: import('./fork').ForkOrigin;
 }
 
 /** How the run's commands are confined, as `status` shows it. */
@@ -76,6 +78,8 @@ export interface StepRecord {
   detail?: string;
   /** On steps that ran commands: `network none · workspace read-write · bubblewrap`. */
   sandbox?: string;
+  /** How many messages the conversation held when the step was recorded: where a fork at this step cuts it. */
+  message_count?: number;
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

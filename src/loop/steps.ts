@@ -20,6 +20,7 @@ export interface StepInput {
   detail?: string | undefined;
   /** Shown on steps that ran commands: how they were confined. */
   sandbox?: string | undefined;
+  messageCount?: number | undefined;
 }
 
 /** Seed 003: each step keeps why it ended and what it cost, not a bare continue flag. */
@@ -33,5 +34,6 @@ export function stepRecord(input: StepInput): StepRecord {
     tools: input.calls.map((call) => toolSummary(call.name, call.input, 80)),
     ...(input.detail ? { detail: input.detail } : {}),
     ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+    ...(input.messageCount !== undefined ? { message_count: input.messageCount } : {}),
   };
 }

@@ -56,3 +56,9 @@ export const instructionReading = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/** Reading a fork's origin: a few queries, safe to repeat; an unknown origin or step fails at once (non-retryable). */
+export const forkActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

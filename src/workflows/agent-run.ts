@@ -26,6 +26,7 @@ import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
 import { askRunPatches, CHILDREN_END_WITH_RUN, type RunPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
+import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
@@ -54,9 +55,12 @@ export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
 class AgentRun {
   async run(): Promise<AgentRunResult> {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
+    showOrigin(this.state, this.report);
     try {
       if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
       if (this.fresh) this.state.instructions = await readInstructions(this.config);
+      // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
+      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -157,7 +161,7 @@ class AgentRun {
 
   constructor(
     private readonly config: Omit<AgentRunConfig, 'resume'>,
-    carried: RunState | undefined,
+    private readonly carried: RunState | undefined,
   ) {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
     this.fresh = carried === undefined;

@@ -49,5 +49,6 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     sandbox: tools.sandboxStatus(),
     ...(state.instructions ? { projectInstructions: { files: state.instructions.files, ...(state.instructions.truncated ? { truncated: true } : {}), ...(state.instructions.error ? { error: state.instructions.error } : {}) } } : {}),
     ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),
+    ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
   };
 }

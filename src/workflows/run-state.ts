@@ -4,6 +4,7 @@ import { describeIssues } from '../common/input';
 import type { McpCatalog } from '../common/mcp';
 import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
+import type { ForkOrigin } from '../common/fork';
 import type { StepRecord } from '../common/wire';
 import { BudgetState, createBudgetState } from '../loop/budget';
 import { createFailureStreak, FailureStreakState } from '../loop/failure-streak';
@@ -53,6 +54,8 @@ export const RunState = z.object({
   instructions: ProjectInstructionsShape.transform((read) => read as ProjectInstructions).optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
+  /** A fork's origin, once its conversation was loaded. */
+  forkedFrom: z.object({ workflowId: z.string(), runId: z.string(), step: z.number().int() }).transform((origin) => origin as ForkOrigin).optional(),
 });
 export type RunState = z.output<typeof RunState>;
 

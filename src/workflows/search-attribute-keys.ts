@@ -6,6 +6,8 @@ export const searchAttributes = {
   waitingForHuman: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
   iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
   model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+  /** On a fork: the workflow id of the run it was forked from. */
+  forkedFrom: defineSearchAttributeKey('BareAgentForkedFrom', SearchAttributeType.KEYWORD),
 };
 
 export type RunStatusAttribute = 'running' | 'awaiting_approval' | 'completed' | 'failed';
@@ -15,6 +17,7 @@ interface AttributeValues {
   waitingForHuman?: boolean;
   iterations?: number;
   model?: string;
+  forkedFrom?: string;
 }
 
 /** Upserts only what changed: every upsert is a history event. */

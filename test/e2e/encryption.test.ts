@@ -100,6 +100,22 @@ test('with the key set, `start --follow` streams the text, and the stored histor
   expect(JSON.stringify(await encryptingClient.workflow.getHandle(workflowId).query('messages'))).toContain(`secret notes about ${marker}`);
 });
 
+test('a fork of an encrypted run inherits its encrypted input, and the loaded conversation is stored encrypted', async () => {
+  const marker = `FORK-${randomUUID()}`;
+  const model = `encfork-${randomUUID().slice(0, 8)}`;
+  h.model.setScenario(model, [{ text: `Noted ${marker}.` }, { text: 'Forked answer.' }]);
+  const originId = `encorigin-${randomUUID()}`;
+  await encryptingClient.workflow.execute('agentRun', { taskQueue: h.taskQueue, workflowId: originId, args: [{ prompt: `Remember ${marker}`, model, workspace: h.workspace() }] });
+  const forkId = `encfork-${randomUUID()}`;
+  const forked = await runCli(['fork', originId, '--prompt', 'And now?', '--id', forkId, '--json'], env);
+  expect(forked.stderr).toBe('');
+  expect(JSON.parse(forked.stdout.trim().split('\n').at(-1)!)).toMatchObject({ status: 'completed', result: { text: 'Forked answer.' } });
+  // The inherited model answered, with the origin's conversation decrypted for it.
+  const [, request] = h.model.requestsFor(model);
+  expect(JSON.stringify(request!.body.messages)).toContain(`Noted ${marker}.`);
+  expect(plaintextHits(await h.client.workflow.getHandle(forkId).fetchHistory(), marker)).toEqual([]);
+});
+
 test('the detector finds plaintext where there is some: a run started by a client without the key', async () => {
   // The worker's codec passes plaintext input through, so such a run still works; its input stays readable.
   const marker = `PLAIN-${randomUUID()}`;

@@ -30,6 +30,8 @@ interface Recording {
   firstRun?: boolean;
   /** Child workflows to record too: file name → workflow id suffix after the run's id. */
   children?: Record<string, string>;
+  /** Runs to finish first, not recorded (a fork's origin): started with the same worker and model. */
+  before?: (run: (workflowId: string, input: Record<string, unknown>) => Promise<void>, workspace: string) => Promise<void>;
 }
 
 async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void> {
@@ -264,6 +266,20 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Look', model: 'm', workspace, systemPrompt: 'Be brief.' }),
   },
   {
+    name: 'fork-at-step',
+    // The fork's first user message is the origin's prompt: both take turns from one script.
+    scenario: byPrompt({
+      Origin: [
+        { text: 'Looking.', toolCalls: [{ id: 'o1', name: 'glob', arguments: { pattern: '*' } }] },
+        { toolCalls: [{ id: 'o2', name: 'write_file', arguments: { file_path: 'late.txt', content: 'late' } }] },
+        { text: 'Origin done.' },
+        { text: 'Fork done.' },
+      ],
+    }),
+    before: (run, workspace) => run('history-fork-origin', { prompt: 'Origin', model: 'm', workspace, permissionMode: 'auto' }),
+    input: (workspace) => ({ prompt: 'Fork it', model: 'm', workspace, forkFrom: { workflowId: 'history-fork-origin', step: 1 } }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
@@ -301,6 +317,9 @@ async function main() {
         model.setScenario('m', recording.scenario);
         const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-ws-'));
         for (const [file, content] of Object.entries(recording.files ?? {})) writeFileSync(path.join(workspace, file), content);
+        await recording.before?.(async (workflowId, input) => {
+          await client.workflow.execute('agentRun', { taskQueue, workflowId, args: [input] }).catch(() => undefined);
+        }, workspace);
         const handle = await client.workflow.start('agentRun', {
           taskQueue,
           workflowId: `history-${recording.name}`,

@@ -148,7 +148,7 @@ describe('docker-compose.temporal.yml', () => {
     expect(publishedPorts('temporal-ui')).toContainEqual({ host: 8233, container: 8080 });
   });
 
-  it('registers exactly the four BareAgent search attributes in namespace default', () => {
+  it('registers exactly the five BareAgent search attributes in namespace default', () => {
     const job = script('temporal-create-search-attributes');
     const created = [...job.matchAll(/temporal operator search-attribute create([^\n]*)/g)].map((m) => m[1]!);
     const registered = created.map((args) => {
@@ -163,8 +163,9 @@ describe('docker-compose.temporal.yml', () => {
       BareAgentWaitingForHuman: 'Bool',
       BareAgentIterations: 'Int',
       BareAgentModel: 'Keyword',
+      BareAgentForkedFrom: 'Keyword',
     };
-    expect(registered).toHaveLength(4);
+    expect(registered).toHaveLength(5);
     expect(Object.fromEntries(registered)).toEqual(expected);
     expect(expected).toEqual(SEARCH_ATTRIBUTES);
   });

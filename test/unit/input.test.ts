@@ -105,3 +105,17 @@ describe('parseAgentRunInput: rejected input names what is wrong', () => {
     expect(messageOf(raw)).toBe('(input): expected a JSON object with a "prompt" field');
   });
 });
+
+describe('forkFrom', () => {
+  test('a workflow id, with an optional run id and step', () => {
+    const parsed = parseAgentRunInput({ prompt: 'go on', forkFrom: { workflowId: 'X', step: 2 } });
+    expect(parsed).toMatchObject({ ok: true, config: { forkFrom: { workflowId: 'X', step: 2 } } });
+  });
+
+  test('bad fields are named', () => {
+    expect(messageOf({ prompt: 'go on', forkFrom: { workflowId: '' } })).toBe('forkFrom.workflowId: must be a non-empty workflow id');
+    expect(messageOf({ prompt: 'go on', forkFrom: { workflowId: 'X', step: 0 } })).toBe('forkFrom.step: must be a step number, 1 or more');
+    expect(messageOf({ prompt: 'go on', forkFrom: { workflowId: 'X', step: 1.5 } })).toMatch(/^forkFrom\.step: /);
+    expect(messageOf({ prompt: 'go on', forkFrom: { workflowId: 'X', at: 1 } })).toBe('forkFrom.at: unknown field');
+  });
+});

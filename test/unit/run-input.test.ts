@@ -17,3 +17,11 @@ test('--no-project-instructions turns the AGENTS.md reading off', () => {
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: false })).toMatchObject({ projectInstructions: false });
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: true })).not.toHaveProperty('projectInstructions');
 });
+
+test('--max-tokens, --max-cost and --max-wall-clock become the budgets; a bad one names its field', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', maxTokens: '5000', maxCost: '0.5', maxWallClock: '10m' })).toMatchObject({
+    budgets: { maxTokens: 5000, maxCostUsd: 0.5, maxWallClock: '10m' },
+  });
+  expect(buildRunInput('x', { workspace: '/tmp' })).not.toHaveProperty('budgets');
+  expect(() => buildRunInput('x', { workspace: '/tmp', maxTokens: 'lots' })).toThrow(/budgets\.maxTokens/);
+});

@@ -14,12 +14,14 @@ const keys = {
   waiting: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
   iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
   model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+  forkedFrom: defineSearchAttributeKey('BareAgentForkedFrom', SearchAttributeType.KEYWORD),
 };
 
 export interface ListFlags {
   status?: (typeof RUN_STATUSES)[number];
   waiting?: boolean;
   model?: string;
+  forkedFrom?: string;
   query?: string;
   limit?: string;
   json?: boolean;
@@ -34,6 +36,8 @@ export interface ListedRun {
   waitingForHuman: boolean;
   iterations: number | null;
   model: string | null;
+  /** The workflow id this run was forked (or resumed) from. */
+  forkedFrom: string | null;
   startTime: string;
   closeTime: string | null;
   summary: string | null;
@@ -49,6 +53,10 @@ export function listQuery(flags: ListFlags): string {
   if (flags.model) {
     if (/['"\\]/.test(flags.model)) throw new UsageError('--model must not contain quotes or backslashes');
     clauses.push(`BareAgentModel = '${flags.model}'`);
+  }
+  if (flags.forkedFrom) {
+    if (/['"\\]/.test(flags.forkedFrom)) throw new UsageError('--forked-from must not contain quotes or backslashes');
+    clauses.push(`BareAgentForkedFrom = '${flags.forkedFrom}'`);
   }
   if (flags.query) clauses.push(`(${flags.query})`);
   return clauses.join(' AND ');
@@ -95,6 +103,7 @@ async function listedRun(client: Client, info: WorkflowExecutionInfo): Promise<L
     waitingForHuman: attributes.get(keys.waiting) ?? false,
     iterations: attributes.get(keys.iterations) ?? null,
     model: attributes.get(keys.model) ?? null,
+    forkedFrom: attributes.get(keys.forkedFrom) ?? null,
     startTime: info.startTime.toISOString(),
     closeTime: info.closeTime?.toISOString() ?? null,
     summary: await staticSummary(client, info.workflowId, info.runId),
@@ -123,6 +132,7 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
     .addOption(new Option('-s, --status <status>', 'only runs with this BareAgentStatus').choices(RUN_STATUSES))
     .option('--waiting', 'only open runs waiting for a human (BareAgentWaitingForHuman = true)')
     .option('-m, --model <name>', 'only runs of this model (BareAgentModel)')
+    .option('--forked-from <workflowId>', 'only forks and resumes of this run (BareAgentForkedFrom)')
     .option('-q, --query <visibility query>', "an extra visibility clause, e.g. \"StartTime > '2025-01-01T00:00:00Z'\"")
     .option('-n, --limit <n>', 'at most this many runs, newest first', '20')
     .option('--json', 'print a JSON array')
@@ -132,13 +142,14 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
       `
 Columns: workflow id, status (BareAgentStatus: running, awaiting_approval, completed, failed; or
 cancelled/terminated/timed_out from Temporal), iterations, model, start time, and the run's
-summary (the first line of its prompt). The visibility query it used is printed on stderr; paste
+summary (the first line of its prompt; "fork of <id> at step N: ..." for a fork). The visibility query it used is printed on stderr; paste
 it into the Web UI's filter box to see the same list there.
 
 Examples:
   bareagent list
   bareagent list --waiting
   bareagent list --status failed --model gpt-4.1-mini --limit 5
+  bareagent list --forked-from fix-1
   bareagent list --json | jq -r '.[].workflowId'`,
     )
     .action((flags: ListFlags) => settle(listCommand(flags)));

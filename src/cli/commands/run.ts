@@ -1,7 +1,8 @@
 import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../activities/model/model-request';
 import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
-import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
+import type { AgentRunInput } from '../../common/input';
+import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
 import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
@@ -23,10 +24,19 @@ const log = (line: string) => console.error(pc.dim(line));
  */
 export async function runCommand(prompt: string, flags: RunCommandFlags, mode: 'run' | 'start'): Promise<number> {
   const input = buildRunInput(prompt, flags);
+  return launchRun(flags, mode, async () => ({ input, summary: firstLine(prompt) }));
+}
+
+/** What to start, decided once the client is connected (a fork reads its origin first). */
+export type RunPlan = (stack: Stack) => Promise<{ input: AgentRunInput; summary: string }>;
+
+/** Starts a run and, unless `start` without --follow, follows it here: the path of `run`, `start`, `fork` and `resume`. */
+export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'follow'>, mode: 'run' | 'start', plan: RunPlan): Promise<number> {
   const stack = await openStack({ embedded: mode === 'run', log, background: true });
   let worker: LocalWorker | undefined;
   try {
     const { client, config } = stack;
+    const { input, summary } = await plan(stack);
     if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv());
@@ -36,7 +46,7 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
       taskQueue: config.taskQueue,
       workflowId,
       args: [input],
-      staticSummary: firstLine(prompt),
+      staticSummary: summary,
     });
     const link = runUiLink(stack.uiPort, config.namespace, workflowId);
     if (mode === 'start' && !flags.follow) {

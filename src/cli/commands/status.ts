@@ -35,6 +35,7 @@ async function waitingRuns(client: Client): Promise<string[]> {
 
 function printStatus(status: RunStatus & { workflowId: string }): void {
   console.log(`${pc.bold(status.workflowId)}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  if (status.forkedFrom) console.log(`  forked from ${status.forkedFrom.workflowId} at step ${status.forkedFrom.step} ${pc.dim(`(run ${status.forkedFrom.runId})`)}`);
   const { sandbox } = status;
   if (sandbox) {
     const paths = sandbox.readOnlyPaths.length ? ` · also readable: ${sandbox.readOnlyPaths.join(', ')}` : '';

@@ -1,0 +1,62 @@
+import { Context } from '@temporalio/activity';
+import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { WORKFLOW_TYPE } from '../common/config';
+import { FailureType } from '../common/errors';
+import type { ForkStart } from '../common/fork';
+import type { ForkFrom } from '../common/input';
+import type { Message } from '../common/messages';
+import type { StepRecord } from '../common/wire';
+import { forkPoint } from '../loop/fork-point';
+
+/** A query on a closed run waits for a worker on its task queue to replay it: usually this one, in well under a second. */
+const QUERY_DEADLINE_MS = 20_000;
+
+/**
+ * Reads the origin's conversation (its `messages` and `steps` queries, answered for closed runs
+ * too by any worker on its task queue) and cuts it at the asked step. Its result is recorded in
+ * the fork's history: a replay of the fork never asks the origin again.
+ */
+export async function loadForkOrigin(forkFrom: ForkFrom): Promise<ForkStart> {
+  const client = Context.current().client;
+  const { workflowId, runId } = forkFrom;
+  const description = await client.workflow
+    .getHandle(workflowId, runId)
+    .describe()
+    .catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) {
+        throw invalid(runId ? `forkFrom.runId: the origin has no run ${runId} (workflow ${workflowId})` : `forkFrom.workflowId: no run with workflow id "${workflowId}"`);
+      }
+      throw err;
+    });
+  if (description.type !== WORKFLOW_TYPE) throw invalid(`forkFrom.workflowId: "${workflowId}" is a ${description.type} workflow, not an ${WORKFLOW_TYPE} run`);
+  // Pinned to the run just described: an open origin that continues as new meanwhile must not mix two runs.
+  const handle = client.workflow.getHandle(workflowId, description.runId);
+  const [messages, steps] = await Promise.all([
+    query<Message[]>(client, handle, 'messages', description.taskQueue),
+    query<StepRecord[]>(client, handle, 'steps', description.taskQueue),
+  ]);
+  const point = forkPoint(messages, steps, forkFrom.step);
+  if (!point.ok) throw invalid(`forkFrom${point.message.startsWith('step') ? '.step' : ''}: ${point.message} (origin ${workflowId})`);
+  return { origin: { workflowId, runId: description.runId, step: point.step }, messages: point.messages, closedToolCalls: point.closedToolCalls };
+}
+
+async function query<T>(client: Client, handle: WorkflowHandle, name: string, taskQueue: string): Promise<T> {
+  try {
+    return await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query<T>(name));
+  } catch (err) {
+    // The origin failed before its loop started (bad input): it never had a conversation.
+    if (err instanceof QueryNotRegisteredError) throw invalid(`forkFrom.workflowId: run "${handle.workflowId}" has no conversation (it ended before its first turn)`);
+    if (/deadline/i.test(String((err as Error).message))) {
+      throw ApplicationFailure.create({
+        type: 'OriginUnreadable',
+        message: `no worker answered the "${name}" query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000} s: is a worker polling its task queue "${taskQueue}"?`,
+      });
+    }
+    throw err;
+  }
+}
+
+function invalid(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: FailureType.InvalidInput, message, nonRetryable: true });
+}
