@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { WORKFLOW_TYPE } from '../common/config';
-import { FailureType } from '../common/errors';
+import { FailureType } from '../common/failures';
 import type { ForkStart } from '../common/fork';
 import type { ForkFrom } from '../common/input';
 import type { Message } from '../common/messages';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Usage } from '../common/messages';
 import { durationToMs } from './duration';
 import { costOf, type ModelPrice } from './prices';
-import type { StopReason } from './stop-reasons';
+import type { StopReason } from '../common/failures';
 
 export { costOf, DEFAULT_PRICES, priceOf, type ModelPrice } from './prices';
 

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../common/messages';
 import { toolSummary } from '../common/tool-schemas';
 import { MAX_TRUNCATION_RECOVERIES } from './reply';
-import type { StopReason } from './stop-reasons';
+import type { StopReason } from '../common/failures';
 
 /**
  * Seed 003, 4.5: an iteration ends with a transition that carries its reason, not a bare

@@ -1,14 +1,8 @@
-import {
-  CancellationScope,
-  getExternalWorkflowHandle,
-  isCancellation,
-  log,
-  proxyActivities,
-} from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { BackgroundJobInput, CommandResult, JobFinished } from '../common/jobs';
 import { jobFinishedSignal } from './definitions';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 
 /** One command job: `background_run` starts it as a child of the run and it reports back when done. */
 export async function backgroundJob(input: BackgroundJobInput): Promise<JobFinished> {
@@ -19,22 +13,19 @@ export async function backgroundJob(input: BackgroundJobInput): Promise<JobFinis
     retry: { maximumAttempts: 3, initialInterval: '1 second' },
     ...(input.toolTaskQueue ? { taskQueue: input.toolTaskQueue } : {}),
   });
-  let outcome: JobFinished;
-  try {
-    const result = await runCommand.executeWithOptions({ summary: `background ${input.command}`.slice(0, 200) }, [
+  const ran = await attempt(() =>
+    runCommand.executeWithOptions({ summary: `background ${input.command}`.slice(0, 200) }, [
       {
         command: input.command,
         timeoutSeconds: input.timeoutSeconds,
         ...(input.workspace ? { workspace: input.workspace } : {}),
         ...(input.sandbox ? { sandbox: input.sandbox } : {}),
       },
-    ]);
-    outcome = { taskId: input.taskId, ...commandOutcome(result, input.timeoutSeconds) };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type, message } = describeActivityFailure(err);
-    outcome = { taskId: input.taskId, status: 'failed', summary: `${type}: ${message}` };
-  }
+    ]),
+  );
+  const outcome: JobFinished = ran.ok
+    ? { taskId: input.taskId, ...commandOutcome(ran.value, input.timeoutSeconds) }
+    : { taskId: input.taskId, status: 'failed', summary: `${ran.type}: ${ran.message}` };
   await notifyParent(input.parentWorkflowId, outcome);
   return outcome;
 }

@@ -1,4 +1,3 @@
-import { isCancellation } from '@temporalio/workflow';
 import type { Message } from '../common/messages';
 import {
   applySummary,
@@ -10,7 +9,7 @@ import {
   summaryRequestMessages,
   type CompactionOptions,
 } from '../loop/compaction';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 
 export type CompactionOutcome =
   | { kind: 'none' }
@@ -50,14 +49,13 @@ export async function compactHistory(
   }
   if (plan.kind !== 'full') return { kind: 'none' };
   const backup = current;
-  try {
-    const summary = await summarize(summaryRequestMessages(olderMessages(current, plan.keepFrom)));
-    if (!isUsableSummary(summary)) throw new Error('the model returned an empty summary');
-    const compacted = applySummary(current, plan.keepFrom, summary);
-    return { kind: 'compacted', mode: 'full', messages: compacted, tokensBefore, tokensAfter: tokens.estimate(compacted) };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type, message } = describeActivityFailure(err);
-    return { kind: 'summary_failed', messages: backup, tokensBefore, error: `${type}: ${message}` };
-  }
+  const keepFrom = plan.keepFrom;
+  const summary = await attempt(async () => {
+    const text = await summarize(summaryRequestMessages(olderMessages(current, keepFrom)));
+    if (!isUsableSummary(text)) throw new Error('the model returned an empty summary');
+    return text;
+  });
+  if (!summary.ok) return { kind: 'summary_failed', messages: backup, tokensBefore, error: `${summary.type}: ${summary.message}` };
+  const compacted = applySummary(current, keepFrom, summary.value);
+  return { kind: 'compacted', mode: 'full', messages: compacted, tokensBefore, tokensAfter: tokens.estimate(compacted) };
 }

@@ -1,9 +1,9 @@
-import { isCancellation, upsertMemo } from '@temporalio/workflow';
-import { FailureType } from '../common/errors';
+import { upsertMemo } from '@temporalio/workflow';
+import { FailureType } from '../common/failures';
 import type { ForkFrom } from '../common/input';
 import { forkActivities } from './activity-proxies';
 import type { RunReporter } from './run-reporter';
-import { describeActivityFailure, invalidInput } from './run-failures';
+import { attempt, invalidInput } from './failures';
 import type { RunState } from './run-state';
 
 /**
@@ -12,14 +12,12 @@ import type { RunState } from './run-state';
  * tool of the origin runs again: their results are in the conversation.
  */
 export async function startFromOrigin(forkFrom: ForkFrom, prompt: string, state: RunState, report: RunReporter): Promise<void> {
-  let loaded;
-  try {
-    loaded = await forkActivities.loadForkOrigin(forkFrom);
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type, message } = describeActivityFailure(err);
+  const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom));
+  if (!read.ok) {
+    const { type, message } = read;
     throw invalidInput(type === FailureType.InvalidInput ? message : `forkFrom: could not read the origin ${forkFrom.workflowId}: ${type}: ${message}`);
   }
+  const loaded = read.value;
   state.messages = [...loaded.messages, { role: 'user', content: prompt }];
   state.forkedFrom = loaded.origin;
   showOrigin(state, report);

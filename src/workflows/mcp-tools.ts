@@ -1,4 +1,4 @@
-import { isCancellation, patched } from '@temporalio/workflow';
+import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { McpCatalog, McpServerListing, McpTool } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
@@ -9,7 +9,7 @@ import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
 import { mcpListing, mcpOnce, mcpRepeatable } from './activity-proxies';
 import { MCP_TOOLS } from './patches';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 
 /**
  * At the start of a new top-level run: the MCP servers' tools, listed by the tool worker and
@@ -60,8 +60,8 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
   const { config } = context;
   const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
-  try {
-    const outcome: ToolOutcome = await proxy.mcpCallTool.executeWithOptions(
+  const ran = await attempt<ToolOutcome>(() =>
+    proxy.mcpCallTool.executeWithOptions(
       { summary: `${server.name} · ${tool.tool}`.slice(0, 120), ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
       [
         {
@@ -74,12 +74,10 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
           sandbox: context.sandbox,
         },
       ],
-    );
-    if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
-    return toolResult(call.id, outcome.output, outcome.isError ?? false);
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type, message } = describeActivityFailure(err);
-    return handlerErrorResult(call.id, type, message);
-  }
+    ),
+  );
+  if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);
+  const outcome = ran.value;
+  if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
+  return toolResult(call.id, outcome.output, outcome.isError ?? false);
 }

@@ -1,4 +1,3 @@
-import { isCancellation } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { LLMResponse, Message } from '../common/messages';
 import { addUsage } from '../loop/budget';
@@ -9,7 +8,7 @@ import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
 import { instructionsPrompt } from './project-instructions';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { TranscriptSender } from './transcript';
@@ -72,17 +71,15 @@ export class ModelTurn {
     const { config, state, report } = this.context;
     report.setPhase('calling_model');
     report.publish({ type: 'model_call', step: this.iteration });
-    try {
-      const sent = state.messages;
-      const sentCount = sent.length;
-      const response = await this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`);
-      this.tokenAnchor = { array: sent, sentCount, inputTokens: response.usage.inputTokens };
-      return response;
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      const { type, message } = describeActivityFailure(err);
+    const sent = state.messages;
+    const sentCount = sent.length;
+    const called = await attempt(() => this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`));
+    if (!called.ok) {
+      const { type, message } = called;
       return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
     }
+    this.tokenAnchor = { array: sent, sentCount, inputTokens: called.value.usage.inputTokens };
+    return called.value;
   }
 
   private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {

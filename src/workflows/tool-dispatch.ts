@@ -1,4 +1,3 @@
-import { isCancellation } from '@temporalio/workflow';
 import { describeIssues } from '../common/input';
 import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
@@ -7,7 +6,7 @@ import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolNam
 import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult, unknownToolResult } from '../loop/tool-results';
 import { AT_MOST_ONCE_TOOLS, onceTools, repeatableTools } from './activity-proxies';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 
 export interface DispatchContext {
   workspace: string | undefined;
@@ -42,18 +41,13 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (decision.behavior === 'ask' && !(await context.askHuman(call, parsed.data, decision))) {
     return deniedResult(call.id);
   }
-  try {
-    const outcome = WORKFLOW_TOOL_NAMES.has(call.name)
-      ? await context.runWorkflowTool(call.name, parsed.data)
-      : await runToolActivity(call.name, parsed.data, context);
-    if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
-    if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
-    return toolResult(call.id, outcome.output, outcome.isError ?? false);
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type, message } = describeActivityFailure(err);
-    return handlerErrorResult(call.id, type, message);
-  }
+  const name = call.name;
+  const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context)));
+  if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);
+  const outcome = ran.value;
+  if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
+  if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
+  return toolResult(call.id, outcome.output, outcome.isError ?? false);
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext): Promise<ToolOutcome> {

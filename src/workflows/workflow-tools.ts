@@ -1,4 +1,4 @@
-import { executeChild, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy } from '@temporalio/workflow';
 import type { AgentRunConfig, AgentRunInput } from '../common/input';
 import type { BackgroundJobInput } from '../common/jobs';
 import type { ToolOutcome } from '../common/tool-outcome';
@@ -7,7 +7,7 @@ import type { AgentRunResult } from '../common/wire';
 import { agentType, MAX_SUBAGENT_DEPTH, toolsFor } from '../loop/agent-types';
 import type { JobBoard } from './job-board';
 import { sandboxRequest } from './sandbox-request';
-import { describeActivityFailure } from './run-failures';
+import { attempt } from './failures';
 
 export interface WorkflowToolContext {
   board: JobBoard;
@@ -67,18 +67,14 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);
     return { ok: true, output: `Submitted background task ${taskId}` };
   }
-  try {
-    const result = await executeChild<(input: AgentRunInput) => Promise<AgentRunResult>>('agentRun', {
+  const child = await attempt(() =>
+    executeChild<(input: AgentRunInput) => Promise<AgentRunResult>>('agentRun', {
       workflowId: `${ctx.workflowId}.${taskId}`,
       args: [input],
       staticSummary: `subagent (${type.name}): ${args.task}`.slice(0, 200),
       // Cancelled rather than terminated with a terminated run: it then cancels its own jobs and children.
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-    });
-    return { ok: true, output: result.text };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const { type: errorType, message } = describeActivityFailure(err);
-    return { ok: false, errorType, message };
-  }
+    }),
+  );
+  return child.ok ? { ok: true, output: child.value.text } : { ok: false, errorType: child.type, message: child.message };
 }

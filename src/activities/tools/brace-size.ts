@@ -1,4 +1,4 @@
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 import { MAX_GLOB_ALTERNATIVES, MAX_GLOB_PATTERN_CHARS, MAX_GLOB_RANGE } from './limits';
 
 /**

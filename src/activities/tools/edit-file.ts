@@ -1,4 +1,4 @@
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
 import { FileTooLargeError } from './fs-errors';

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 
 export class FileNotFoundError extends ToolError {}
 export class IsADirectoryError extends ToolError {}

@@ -1,5 +1,5 @@
 import fg from 'fast-glob';
-import { ToolError, WorkspaceEscapeError } from '../../common/errors';
+import { ToolError, WorkspaceEscapeError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { refuseExpensivePattern } from './brace-size';
 import { MAX_GLOB_RESULTS } from './limits';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { refuseExpensivePattern } from './brace-size';
 import { readPrefix } from './file-io';

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 import { MAX_GREP_PATTERN_CHARS } from './limits';
 
 const SYNTAX_NOTE = 'the grep tool uses RE2 syntax (no backreferences, no lookahead or lookbehind)';

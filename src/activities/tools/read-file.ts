@@ -1,4 +1,4 @@
-import { ToolError } from '../../common/errors';
+import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { IsADirectoryError } from './fs-errors';
 import { capOutput, MAX_READ_FILE_BYTES } from './limits';

@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError, WorkspaceEscapeError } from '../../common/errors';
+import { ToolError, WorkspaceEscapeError } from './tool-error';
 import { explainFsError, fileKind, HardLinkError, notARegularFile } from './fs-errors';
 import { isInside, resolveInWorkspace } from './workspace';
 

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { WorkspaceEscapeError } from '../../common/errors';
+import { WorkspaceEscapeError } from './tool-error';
 
 /** The directory a run's tools may touch; the worker's current directory when unset. */
 export function workspaceRoot(workspace: string | undefined): string {

@@ -1,4 +1,5 @@
-import { failureTypeOf, type StopReason, type Transition } from '../../src/loop/stop-reasons';
+import { failureTypeOf, type StopReason } from '../../src/common/failures';
+import type { Transition } from '../../src/loop/transitions';
 
 describe('failureTypeOf', () => {
   test.each<[StopReason, string | null]>([
