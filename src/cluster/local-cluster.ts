@@ -6,7 +6,7 @@ import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
 import { findOrBuildServer, findOrBuildUi, type ServerBinaries } from './binaries';
 import { readClusterSpec, type ClusterSpec } from './compose-spec';
 import { daemonPid, startDaemon, stopDaemon } from './daemon';
-import { freePort } from './free-port';
+import { freeLowPort } from './free-port';
 import { findPostgresBin, initPostgres, postgresRunning, startPostgres, stopPostgres, type Postgres } from './postgres';
 import type { ServerPorts } from './server-ports';
 import { runJob, type JobPlace } from './setup-jobs';
@@ -180,7 +180,7 @@ export class LocalCluster {
     let state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { pgPort: number }) : undefined;
     if (!state) {
       mkdirSync(this.options.dir, { recursive: true });
-      state = { pgPort: await freePort() };
+      state = { pgPort: await freeLowPort() };
       writeFileSync(stateFile, JSON.stringify(state, null, 2));
     }
     return { bin: await findPostgresBin(), data: this.file('pgdata'), port: state.pgPort, logFile: this.file('postgres.log') };
@@ -188,7 +188,7 @@ export class LocalCluster {
 
   private logTail(name: string): string {
     try {
-      return readFileSync(this.file(name), 'utf8').trim().split('\n').slice(-20).join('\n');
+      return readFileSync(this.file(name), 'utf8').trim().split('\n').slice(-12).map((line) => line.slice(0, 400)).join('\n');
     } catch {
       return '(no log)';
     }
