@@ -1,8 +1,9 @@
+import { findOrBuildServer } from './binaries';
 import { LocalCluster } from './local-cluster';
 import { defaultClusterDir } from './postgres';
 import { portsAround } from './server-ports';
 
-const USAGE = 'usage: npm run cluster [start|stop|status]';
+const USAGE = 'usage: npm run cluster [start|stop|status|build]';
 
 /** `npm run cluster`: Temporal on PostgreSQL on this host, as docker-compose.temporal.yml runs it. */
 async function main() {
@@ -24,6 +25,9 @@ async function main() {
     console.log(`Temporal:   ${status.server ? `running (pid ${status.server}) on ${status.address}` : 'stopped'}`);
     console.log(`Web UI:     ${status.ui ? `running (pid ${status.ui}) on ${status.uiUrl}` : 'stopped'}`);
     process.exitCode = status.server ? 0 : 3;
+  } else if (command === 'build') {
+    // The server and its SQL tool only (what the tests need); the Web UI is built at the first start.
+    console.log((await findOrBuildServer(cluster.spec.serverVersion, (line) => console.error(line))).server);
   } else {
     throw new Error(USAGE);
   }
