@@ -45,6 +45,7 @@ export class LocalCluster {
   /** PostgreSQL, the schema, the server, the namespace and search attributes, then the Web UI. */
   async start(): Promise<void> {
     const { log } = this.options;
+    await this.checkPortFree();
     const binaries = await this.serverBinaries();
     const pg = await this.postgres();
     mkdirSync(this.options.dir, { recursive: true, mode: 0o755 });
@@ -77,12 +78,7 @@ export class LocalCluster {
   async startServer(): Promise<number> {
     const running = daemonPid(this.file('temporal.pid'));
     if (running) return running;
-    if (await isPortOpen('127.0.0.1', this.options.ports.FRONTEND_GRPC_PORT)) {
-      throw new Error(
-        `Port ${this.options.ports.FRONTEND_GRPC_PORT} is taken by another process (another Temporal server? bareagent's embedded one?).\n` +
-          '  Stop it, or choose another port with BAREAGENT_CLUSTER_PORT.',
-      );
-    }
+    await this.checkPortFree();
     const binaries = await this.serverBinaries();
     const pg = await this.postgres();
     mkdirSync(this.file('config/dynamicconfig'), { recursive: true });
@@ -104,6 +100,14 @@ export class LocalCluster {
     await this.waitForServer(pid);
     this.options.log(`Temporal server ${this.spec.serverVersion} is up on ${this.address} (pid ${pid})`);
     return pid;
+  }
+
+  private async checkPortFree(): Promise<void> {
+    if (daemonPid(this.file('temporal.pid')) || !(await isPortOpen('127.0.0.1', this.options.ports.FRONTEND_GRPC_PORT))) return;
+    throw new Error(
+      `Port ${this.options.ports.FRONTEND_GRPC_PORT} is taken by another process (another Temporal server? bareagent's embedded one?).\n` +
+        '  Stop it, or choose another port with BAREAGENT_CLUSTER_PORT.',
+    );
   }
 
   private async waitForServer(pid: number): Promise<void> {
