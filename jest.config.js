@@ -4,7 +4,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // The crash tests take minutes: `npm run test:chaos` (jest.chaos.config.js), called by .ci/run.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/'],
+  // test/cluster/ needs the local cluster: `npm run test:cluster` (jest.cluster.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/chaos/', '<rootDir>/test/cluster/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 120000,

@@ -21,7 +21,7 @@ export function createContext(options: BenchOptions, model: ScriptedModelServer,
   const servers = new Set<BenchServer>();
   let shared: Promise<BenchServer> | undefined;
   const server = async (serverOptions: ServerOptions) => {
-    const started = await startServer({ persistent: options.persistent, ...serverOptions });
+    const started = await startServer({ persistent: options.persistent, cluster: options.cluster, ...serverOptions });
     servers.add(started);
     const stop = started.stop;
     started.stop = async () => {

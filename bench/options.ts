@@ -24,6 +24,8 @@ export interface BenchOptions {
   out: string;
   /** Run the dev servers on a SQLite file, as the embedded server does, instead of in memory. */
   persistent: boolean;
+  /** Run against a fresh local cluster (`npm run cluster`: Temporal on PostgreSQL) instead of dev servers. */
+  cluster: boolean;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -39,6 +41,8 @@ const USAGE = `npm run bench -- [options]
   --tuning-concurrency <list> worker tuning: concurrent runs (default 50,100)
   --startups <n>             bundling: worker start-ups per variant (default 3)
   --persistent               dev servers on a SQLite file (the embedded server's mode) instead of in memory
+  --cluster                  a fresh local cluster (npm run cluster: the compose file's server on PostgreSQL)
+                             instead of dev servers; dynamic-config variations do not apply (overhead, throughput)
   --out <file>               the report (default BENCHMARKS.md)`;
 
 const list = (value: string): number[] =>
@@ -71,6 +75,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'tuning-concurrency': { type: 'string' },
       startups: { type: 'string' },
       persistent: { type: 'boolean', default: false },
+      cluster: { type: 'boolean', default: false },
       out: { type: 'string', default: 'BENCHMARKS.md' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -99,6 +104,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     tuningConcurrency: bounded(values['tuning-concurrency'] ? list(values['tuning-concurrency']) : [50, 100], 1000),
     startups: positive(values.startups, 3, 20),
     persistent: values.persistent ?? false,
+    cluster: values.cluster ?? false,
     out: values.out ?? 'BENCHMARKS.md',
   };
 }

@@ -12,6 +12,7 @@ import { ensureDevServer, type DevServer } from '../src/server/dev-server';
 import { createBareAgentWorker, workflowsPath, type BareAgentWorkerOptions } from '../src/worker/create-worker';
 import { freePort } from '../test/support/free-port';
 import { ScriptedModelServer } from '../test/support/scripted-model-server';
+import { startTestCluster, stopTestCluster } from '../test/support/test-cluster';
 
 export type DynamicConfig = Record<string, string | number | boolean>;
 
@@ -24,6 +25,8 @@ export interface ServerOptions {
   persistent?: boolean;
   /** `--sqlite-pragma KEY=VALUE` flags (e.g. journal_mode=wal). */
   sqlitePragmas?: Record<string, string>;
+  /** A fresh local cluster (the compose file's configuration) instead of a dev server; the options above do not apply. */
+  cluster?: boolean;
 }
 
 export interface BenchServer {
@@ -47,6 +50,7 @@ export function dynamicConfigArgs(options: ServerOptions): string[] {
 
 export async function startServer(options: ServerOptions = {}): Promise<BenchServer> {
   quietRuntime();
+  if (options.cluster) return startClusterServer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-'));
   const address = `127.0.0.1:${await freePort()}`;
   const flags = dynamicConfigArgs(options);
@@ -75,6 +79,24 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
       await connection.close();
       await server.stop();
       rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startClusterServer(): Promise<BenchServer> {
+  const { cluster } = await startTestCluster(() => undefined);
+  const connection = await Connection.connect({ address: cluster.address, channelArgs: { 'grpc.max_receive_message_length': 512 * 1024 * 1024 } });
+  const native = await NativeConnection.connect({ address: cluster.address });
+  return {
+    address: cluster.address,
+    client: new Client({ connection }),
+    native,
+    flags: [`local cluster: Temporal ${cluster.spec.serverVersion} on PostgreSQL, the compose configuration`],
+    pid: (await cluster.status()).server,
+    stop: async () => {
+      await native.close();
+      await connection.close();
+      await stopTestCluster(cluster);
     },
   };
 }

@@ -135,7 +135,7 @@ function findBinary(dir: string): string | undefined {
 }
 
 /** A lock directory with the owner's pid: a second process waits; a dead owner's lock is taken over. */
-async function acquireLock(lockDir: string, log: Log): Promise<() => void> {
+export async function acquireLock(lockDir: string, log: Log): Promise<() => void> {
   let announced = false;
   for (;;) {
     try {
@@ -148,7 +148,7 @@ async function acquireLock(lockDir: string, log: Log): Promise<() => void> {
         rmSync(lockDir, { recursive: true, force: true });
         continue;
       }
-      if (!announced) log('Another process is building the Temporal CLI; waiting for it...');
+      if (!announced) log(`Another process is building (it holds ${lockDir}); waiting for it...`);
       announced = true;
       await new Promise((r) => setTimeout(r, 1000));
     }

@@ -6,27 +6,27 @@
  *    SIGKILLs a random worker at random moments and starts a replacement. Every run must end with
  *    the undisturbed reference run's result, and no at-most-once tool call (bash, edit_file) may
  *    have run twice: each call leaves a countable trace in its workspace.
- * 2. A separate dev server on a persistent SQLite file, stopped while runs wait on a slow tool, a
- *    slow model, a human and a timer, then started again on the same ports and file: the runs go on.
+ * 2. A separate dev server on a persistent SQLite file (under `npm run test:cluster`: the cluster's
+ *    server on PostgreSQL), stopped while runs wait on a slow tool, a slow model, a human and a
+ *    timer, then started again on the same ports and data: the runs go on.
  *
  * The figures go to artifacts/chaos-report.json and to the console.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import type { AgentRunResult, RunStatus } from '../../src/common/wire';
-import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
-import { freePort } from '../support/free-port';
 import { Harness } from '../support/harness';
+import { restartableServer, type RestartableServer } from '../support/restartable-server';
+import { readTestEnv } from '../support/test-env';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { callsOfRound, chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from './chaos-model';
 
 const ROOT = path.resolve(__dirname, '../..');
-const REPORT_FILE = path.join(ROOT, 'artifacts/chaos-report.json');
+const REPORT_FILE = path.join(ROOT, process.env.BAREAGENT_TEST_SERVER === 'cluster' ? 'artifacts/chaos-report-cluster.json' : 'artifacts/chaos-report.json');
 
 const RUNS = 20;
 const WORKERS = 2;
@@ -267,24 +267,20 @@ describe('workers SIGKILLed at random moments', () => {
   });
 });
 
-describe('the dev server stopped and started again (persistent SQLite)', () => {
-  let server: DevServer | undefined;
+describe('the server stopped and started again (persistent SQLite, or PostgreSQL under test:cluster)', () => {
+  let server: RestartableServer | undefined;
   let r: Harness | undefined;
   let worker: WorkerProcess | undefined;
 
   afterAll(async () => {
     await worker?.kill();
     await r?.close().catch(() => undefined);
-    await server?.stop();
+    if (!readTestEnv().cluster) await server?.stop();
   });
 
   test('runs waiting on a slow tool, a slow model, a human and a timer go on after the restart', async () => {
     const started = Date.now();
-    const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-restart-'));
-    const [port, uiPort] = [await freePort(), await freePort()];
-    const address = `127.0.0.1:${port}`;
-    const options = { address, uiPort, home, startTimeoutMs: 90_000, log: () => undefined };
-    server = await ensureDevServer(options);
+    server = await restartableServer();
     const serverStartMs = Date.now() - started;
     r = await Harness.create(
       {
@@ -302,7 +298,7 @@ describe('the dev server stopped and started again (persistent SQLite)', () => {
           { text: 'Nobody answered.' },
         ],
       },
-      { address },
+      { address: server.address },
     );
     const h = r;
     worker = await WorkerProcess.start(h);
@@ -318,14 +314,13 @@ describe('the dev server stopped and started again (persistent SQLite)', () => {
     await pendingRequest(timer, 'wait');
     await waitFor(async () => (h.model.requestsFor('slow-model').length ? true : undefined), 'the slow model call');
 
-    // Stop the server in the middle of all four, then start it on the same ports and SQLite file.
+    // Stop the server in the middle of all four, then start it on the same ports and data.
     const stoppedAt = Date.now();
     await server.stop();
     const stopMs = Date.now() - stoppedAt;
     await sleep(1_000);
-    server = await ensureDevServer(options);
+    await server.start();
     const downMs = Date.now() - stoppedAt;
-    expect(server.reused).toBe(false);
 
     // The human answers after the restart.
     await waitFor(() => human.executeUpdate('decidePermission', { args: [{ requestId: 'ask', decision: 'allow' }] }), 'the update after the restart', 60_000);
@@ -342,6 +337,7 @@ describe('the dev server stopped and started again (persistent SQLite)', () => {
     expect((timerMessages[2]?.content as ToolResultBlock[])[0]).toMatchObject({ content: 'User denied.', is_error: true });
 
     report.serverRestart = {
+      server: server.kind,
       runs: 4,
       runsCompleted: results.length,
       serverStartMs,

@@ -6,11 +6,13 @@ import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { bundleOptions } from '../../src/worker/create-worker';
 import { freePort } from './free-port';
+import { onCluster, startTestCluster } from './test-cluster';
 import type { TestEnv } from './test-env';
 
 /**
  * One real dev server per `npm test` run, on free ports, and the workflow code bundled once
  * for every test file's workers. The wait is long enough for a cold start on a slow machine.
+ * Under `npm run test:cluster` the server is a fresh local cluster (Temporal on PostgreSQL) instead.
  */
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
@@ -18,6 +20,7 @@ export default async function globalSetup(): Promise<void> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-test-'));
   const [port, uiPort] = [await freePort(), await freePort()];
   const address = `127.0.0.1:${port}`;
+  if (onCluster()) return clusterSetup(started, home, uiPort, cliPath);
   const [server, bundle] = await Promise.all([
     ensureDevServer({ address, uiPort, home, startTimeoutMs: 90_000, log: () => undefined }),
     bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }),
@@ -37,6 +40,22 @@ export default async function globalSetup(): Promise<void> {
   process.env.BAREAGENT_TEST_ENV_FILE = envFile;
   (globalThis as Record<string, unknown>).__bareagentServer = server;
   console.error(`\n[global setup] dev server ${address} (UI ${uiPort}) ready in ${Date.now() - started} ms`);
+}
+
+async function clusterSetup(started: number, home: string, uiPort: number, cliPath: string): Promise<void> {
+  const [{ cluster, env: clusterEnv }, bundle] = await Promise.all([
+    startTestCluster((line) => console.error(`[cluster] ${line}`)),
+    bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(home, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+  const status = await cluster.status();
+  const env: TestEnv = { address: cluster.address, uiPort, bundlePath, cliPath, dbFile: '', serverPid: status.server ?? 0, cluster: clusterEnv };
+  const envFile = path.join(home, 'test-env.json');
+  writeFileSync(envFile, JSON.stringify(env));
+  process.env.BAREAGENT_TEST_ENV_FILE = envFile;
+  (globalThis as Record<string, unknown>).__bareagentCluster = cluster;
+  console.error(`\n[global setup] cluster ${cluster.address} (Temporal ${cluster.spec.serverVersion} on PostgreSQL, ${clusterEnv.dir}) ready in ${Date.now() - started} ms`);
 }
 
 const quietLogger = {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { TestClusterEnv } from './test-cluster';
 
-/** What the global setup leaves for the test files: one dev server, one workflow bundle. */
+/** What the global setup leaves for the test files: one Temporal server, one workflow bundle. */
 export interface TestEnv {
   address: string;
   uiPort: number;
@@ -8,6 +9,8 @@ export interface TestEnv {
   cliPath: string;
   dbFile: string;
   serverPid: number;
+  /** Set under `npm run test:cluster`: the server is the local cluster's, not a dev server. */
+  cluster?: TestClusterEnv;
 }
 
 export function readTestEnv(): TestEnv {
