@@ -2,12 +2,21 @@
 const { builtinModules } = require('node:module');
 const { defineConfig } = require('eslint/config');
 const tseslint = require('typescript-eslint');
+const importX = require('eslint-plugin-import-x');
 
 /** Every Node built-in (bare and `node:`), subpaths such as fs/promises included. */
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_') && !name.includes('/'));
 
-/** Why src/workflows and src/loop are held to this: they run inside the workflow sandbox and replay. */
-const SANDBOX = 'src/workflows and src/loop must stay deterministic (workflow sandbox, replay)';
+/** Why src/workflows, src/loop and src/common are held to this: workflows run them in the sandbox, and replay. */
+const SANDBOX = 'src/workflows, src/loop and src/common must stay deterministic (workflow sandbox, replay)';
+
+/** SDK files outside a package's public entry points change without notice between releases. */
+const SDK_INTERNALS = {
+  regex: '^@temporalio/[^/]+/lib/',
+  message: 'import from the package\'s public entry point, not its lib/ files',
+};
+/** The product never depends on the tests; what both need lives in src/testing. */
+const TEST_CODE = { regex: '(^|/)test/', message: 'product code must not import test code (shared helpers live in src/testing)' };
 const TIMERS_AND_PROCESS = ['setTimeout', 'setInterval', 'setImmediate', 'process'];
 const timerMessage = (name) =>
   name === 'process'
@@ -24,15 +33,28 @@ module.exports = defineConfig(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: __dirname },
     },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      'import-x/no-cycle': 'error',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS] }],
     },
   },
   {
-    files: ['src/workflows/**/*.ts', 'src/loop/**/*.ts'],
+    files: ['src/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS, TEST_CODE] }] },
+  },
+  {
+    files: ['src/workflows/**/*.ts', 'src/loop/**/*.ts', 'src/common/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
@@ -40,6 +62,14 @@ module.exports = defineConfig(
               regex: `^(node:.*|(${NODE_BUILTINS.join('|')})(/.*)?)$`,
               message: `${SANDBOX}: no Node built-ins; do the I/O in an activity.`,
             },
+            {
+              // Workflows name activities by their types only: the code runs on a worker, never in the sandbox.
+              regex: '(^|/)(activities|worker|cli|connection|server|codec|testing)(/|$)',
+              allowTypeImports: true,
+              message: `${SANDBOX}: only types may come from Node-side code (activities, worker, cli, connection, server, codec, testing).`,
+            },
+            SDK_INTERNALS,
+            TEST_CODE,
           ],
         },
       ],
@@ -59,7 +89,15 @@ module.exports = defineConfig(
     },
   },
   {
-    files: ['test/**/*.ts'],
+    // The scripted model server reads request bodies of any shape, as the tests do.
+    files: ['test/**/*.ts', 'src/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Tests read and write recorded histories as JSON, which the SDK offers only from proto-utils.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ ...SDK_INTERNALS, regex: '^@temporalio/[^/]+/lib/(?!proto-utils$)' }] }],
+    },
   },
 );

@@ -1,8 +1,8 @@
-import { connectionOptions } from './common/connection-options';
+import { connectionOptions } from './connection/connection-options';
 import { NativeConnection } from '@temporalio/worker';
 import { providerConfigFromEnv } from './activities/model/model-request';
 import { dataConverterFromEnv } from './codec/data-converter';
-import { connectionFromEnv } from './common/config';
+import { connectionFromEnv } from './connection/config';
 import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
 import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';

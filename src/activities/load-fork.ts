@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { WORKFLOW_TYPE } from '../common/config';
+import { WORKFLOW_TYPE } from '../connection/config';
 import { FailureType } from '../common/failures';
 import type { ForkStart } from '../common/fork';
 import type { ForkFrom } from '../common/input';

@@ -1,12 +1,12 @@
-import { connectionOptions } from '../common/connection-options';
-import { temporalProfile } from '../common/temporal-profile';
+import { connectionOptions } from '../connection/connection-options';
+import { temporalProfile } from '../connection/temporal-profile';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import type { ProviderConfig } from '../activities/model/model-request';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../common/config';
+import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../connection/config';
 import { ensureDevServer, type DevServer } from '../server/dev-server';
 import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { WORKFLOW_TYPE } from '../common/config';
+import { WORKFLOW_TYPE } from '../connection/config';
 import type { AgentRunInput } from '../common/input';
 import { UsageError } from './run-input';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidRule } from '../loop/permission-rules';
+import { isValidRule } from './permission-rule-syntax';
 import { McpServers } from './mcp';
 import { SandboxInput } from './sandbox';
 

@@ -1,6 +1,9 @@
-import { msToNumber } from '@temporalio/common/lib/time';
+import ms from 'ms';
 
-/** `15m`, `30 seconds`, or a number of milliseconds, as milliseconds. */
+/** `15m`, `30 seconds`, `1 day`, or a number of milliseconds, as milliseconds (the input schema checks the form). */
 export function durationToMs(duration: string | number): number {
-  return typeof duration === 'number' ? duration : msToNumber(duration.trim() as Parameters<typeof msToNumber>[0]);
+  if (typeof duration === 'number') return duration;
+  const parsed = ms(duration.trim().replace(/\s+/g, ' ') as ms.StringValue);
+  if (typeof parsed !== 'number' || !Number.isFinite(parsed)) throw new TypeError(`not a duration: "${duration}"`);
+  return parsed;
 }

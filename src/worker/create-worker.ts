@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';

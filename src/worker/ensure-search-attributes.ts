@@ -1,4 +1,4 @@
-import { connectionOptions } from '../common/connection-options';
+import { connectionOptions } from '../connection/connection-options';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from '../common/search-attributes';

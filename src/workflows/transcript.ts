@@ -1,6 +1,6 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { Message } from '../common/messages';
-import type { ModelRequest } from '../activities/model/model-request';
+import type { ModelRequest } from '../common/model-request';
 
 /**
  * Only what the worker has not seen yet goes into the activity's input, so each model call adds

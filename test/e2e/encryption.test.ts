@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { temporal } from '@temporalio/proto';
+import { type temporal } from '@temporalio/proto';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { Harness } from '../support/harness';

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectionFromEnv } from '../../src/common/config';
-import { connectionOptions } from '../../src/common/connection-options';
-import { plaintextWarning } from '../../src/common/plaintext-warning';
+import { connectionFromEnv } from '../../src/connection/config';
+import { connectionOptions } from '../../src/connection/connection-options';
+import { plaintextWarning } from '../../src/connection/plaintext-warning';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'profile-'));
 const file = (name: string, text: string) => {

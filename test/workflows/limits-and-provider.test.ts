@@ -1,5 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { type ApplicationFailure } from '@temporalio/common';
 import type { StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 

@@ -2,7 +2,7 @@ import { isMarkedRunning } from '../support/process-state';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { type ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Message } from '../../src/common/messages';
 import type { StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';

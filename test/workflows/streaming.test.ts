@@ -1,5 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { type ApplicationFailure } from '@temporalio/common';
 import { collectEvents, streamedText } from '../support/events';
 import { Harness } from '../support/harness';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { WorkflowFailedError } from '@temporalio/client';
+import { type WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 import type { Message } from '../../src/common/messages';
 import type { RunStatus, StepRecord } from '../../src/common/wire';

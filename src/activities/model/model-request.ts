@@ -1,23 +1,5 @@
-import type { Message } from '../../common/messages';
-
-/** The input of the `callModel` activity. Keys never travel here: they stay in the worker's env. */
-export interface ModelRequest {
-  model?: string;
-  systemPrompt?: string;
-  /** The whole conversation; or, with `transcript`, only the messages after `transcript.from`. */
-  messages: Message[];
-  /**
-   * Set when the worker may already hold the start of the conversation: history then grows by
-   * each call's new messages instead of by the whole transcript (linear, not quadratic).
-   */
-  transcript?: TranscriptRef;
-  tools: string[];
-  /** Tools of MCP servers, with the JSON schemas their servers gave. */
-  mcpTools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-  stream: boolean;
-  step: number;
-  settings?: import('../../common/input').ModelSettings;
-}
+/** Where the worker's provider settings come from; the request itself is a wire type (src/common/model-request.ts). */
+export type { ModelRequest, TranscriptRef } from '../../common/model-request';
 
 export interface ProviderConfig {
   baseURL?: string;
@@ -34,13 +16,4 @@ export function providerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pro
     ...(env.BAREAGENT_MODEL ? { defaultModel: env.BAREAGENT_MODEL } : {}),
     requestTimeoutMs: Number(env.BAREAGENT_MODEL_TIMEOUT_MS || 600_000),
   };
-}
-
-export interface TranscriptRef {
-  /** Changes whenever the workflow rewrites its history (compaction, a notification inserted). */
-  key: string;
-  /** How many messages came before `messages`. */
-  from: number;
-  /** The whole conversation's length. */
-  total: number;
 }

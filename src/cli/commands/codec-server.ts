@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import { EncryptionCodec } from '../../codec/encryption-codec';
 import { ENCRYPTION_KEY_ENV, encryptionKeyFromEnv } from '../../codec/encryption-key';
 import { startCodecServer } from '../../codec/codec-server';
-import { uiPortFromEnv } from '../../common/config';
+import { uiPortFromEnv } from '../../connection/config';
 import { UsageError } from '../run-input';
 
 export interface CodecServerFlags {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { runUiLink } from '../../common/config';
+import { runUiLink } from '../../connection/config';
 import { openStack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';

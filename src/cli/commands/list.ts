@@ -2,7 +2,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { Option, type Command } from 'commander';
 import pc from 'picocolors';
-import { WORKFLOW_TYPE } from '../../common/config';
+import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
 import { firstLine, UsageError } from '../run-input';
 import { formatTable } from '../table';

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../activities/model/model-request';
-import { runUiLink, WORKFLOW_TYPE } from '../../common/config';
+import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import type { AgentRunInput } from '../../common/input';
 import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';

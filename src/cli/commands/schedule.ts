@@ -1,7 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleSummary } from '@temporalio/client';
 import { Option, type Command } from 'commander';
 import pc from 'picocolors';
-import { WORKFLOW_TYPE } from '../../common/config';
+import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
 import { buildRunInput, firstLine, UsageError, type RunFlags } from '../run-input';
 import { scheduleSpec } from '../schedule-spec';

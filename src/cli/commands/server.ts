@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { connectionFromEnv, uiPortFromEnv } from '../../common/config';
+import { connectionFromEnv, uiPortFromEnv } from '../../connection/config';
 import { ensureDevServer } from '../../server/dev-server';
 import { bareagentHome } from '../local-stack';
 

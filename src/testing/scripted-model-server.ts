@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer of the fake model. */
+export interface ScriptStep {
+  text?: string;
+  /** Split the streamed text into these deltas (default: about three pieces). */
+  chunks?: string[];
+  /** `arguments` as an object, or a raw string to send invalid JSON. */
+  toolCalls?: Array<{ id?: string; name: string; arguments?: unknown }>;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  finishReason?: string;
+  /** Answer with this HTTP status and an error body instead. */
+  status?: number;
+  errorMessage?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** Streaming only: wait this long between chunks. */
+  chunkDelayMs?: number;
+  /** Streaming only: send this many chunks, then cut the connection. */
+  breakAfterChunks?: number;
+  /** Streaming only: leave out the finish_reason chunk and the usage chunk, then end cleanly. */
+  noFinishReason?: boolean;
+  /** Streaming only: answer 200 with an event stream that ends at once, with no event. */
+  noEvents?: boolean;
+  /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
+  streamUnsupported?: boolean;
+  /** Never answer (a hung connection). */
+  hang?: boolean;
+}
+
+export interface RecordedRequest {
+  scenario: string;
+  index: number;
+  body: any;
+  headers: http.IncomingHttpHeaders;
+  receivedAt: number;
+}
+
+/** A list of answers, or a function of the request (return undefined when the script is over). */
+export type Scenario = ScriptStep[] | ((body: any, index: number, headers: http.IncomingHttpHeaders) => ScriptStep | undefined);
+
+/**
+ * An OpenAI-compatible Chat Completions server on loopback that answers from scripts.
+ * The request's `model` names the scenario. It records every request, and answers HTTP 500
+ * naming the scenario when a script runs out, so a test can never pass by accident.
+ */
+export class ScriptedModelServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly scenarios = new Map<string, Scenario>();
+  private readonly served = new Map<string, number>();
+  private readonly sockets = new Set<import('node:net').Socket>();
+
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(scenarios: Record<string, Scenario> = {}, port = 0): Promise<ScriptedModelServer> {
+    const server = http.createServer();
+    const fake = new ScriptedModelServer(server);
+    for (const [name, scenario] of Object.entries(scenarios)) fake.setScenario(name, scenario);
+    server.on('request', (req, res) => void fake.handle(req, res));
+    server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  static loadScenarios(file: string): Record<string, ScriptStep[]> {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, ScriptStep[]>;
+  }
+
+  /** The base URL for OPENAI_BASE_URL. */
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  setScenario(name: string, scenario: Scenario): void {
+    this.scenarios.set(name, scenario);
+    this.served.set(name, 0);
+  }
+
+  requestsFor(scenario: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.scenario === scenario);
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      return sendError(res, 404, `scripted model server: no route ${req.method} ${req.url}`);
+    }
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return sendError(res, 400, 'scripted model server: request body is not JSON');
+    }
+    const scenario = String(body.model);
+    const index = this.served.get(scenario) ?? 0;
+    this.served.set(scenario, index + 1);
+    this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
+    const script = this.scenarios.get(scenario);
+    if (!script) return sendError(res, 500, `scripted model server: no scenario named "${scenario}"`);
+    const step = typeof script === 'function' ? script(body, index, req.headers) : script[index];
+    if (!step) {
+      return sendError(res, 500, `scripted model server: scenario "${scenario}" ran out of responses at request #${index + 1}`);
+    }
+    if (step.hang) return; // the socket stays open until the client gives up
+    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.status) return sendError(res, step.status, step.errorMessage ?? `scripted error ${step.status}`, step.headers);
+    if (body.stream && step.streamUnsupported) {
+      return sendError(res, 400, 'streaming is not supported for this model', undefined, 'stream');
+    }
+    const usage = step.usage ?? estimateUsage(body, step);
+    if (body.stream) return streamAnswer(res, scenario, step, usage);
+    res.writeHead(200, { 'content-type': 'application/json', ...step.headers });
+    res.end(JSON.stringify(completion(scenario, step, usage)));
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendError(res: http.ServerResponse, status: number, message: string, headers?: Record<string, string>, param?: string) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: param ?? null, code: null } }));
+}
+
+function estimateUsage(body: any, step: ScriptStep) {
+  const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+  const completionTokens = Math.ceil(((step.text ?? '').length + JSON.stringify(step.toolCalls ?? []).length) / 4);
+  return { prompt_tokens: prompt, completion_tokens: completionTokens };
+}
+
+function toolCallsOf(step: ScriptStep) {
+  return (step.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${i + 1}`,
+    type: 'function' as const,
+    function: {
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+    },
+  }));
+}
+
+function completion(model: string, step: ScriptStep, usage: { prompt_tokens: number; completion_tokens: number }) {
+  const toolCalls = toolCallsOf(step);
+  return {
+    id: 'chatcmpl-scripted',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: step.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
+      },
+    ],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  };
+}
+
+function splitText(text: string): string[] {
+  if (!text) return [];
+  const size = Math.max(1, Math.ceil(text.length / 3));
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts;
+}
+
+async function streamAnswer(
+  res: http.ServerResponse,
+  model: string,
+  step: ScriptStep,
+  usage: { prompt_tokens: number; completion_tokens: number },
+) {
+  const toolCalls = toolCallsOf(step);
+  const base = { id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  const chunks: object[] = [];
+  for (const delta of step.chunks ?? splitText(step.text ?? '')) {
+    chunks.push({ ...base, choices: [{ index: 0, delta: { content: delta }, finish_reason: null }] });
+  }
+  toolCalls.forEach((call, index) => {
+    const args = call.function.arguments;
+    const half = Math.ceil(args.length / 2);
+    chunks.push({
+      ...base,
+      choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: args.slice(0, half) } }] }, finish_reason: null }],
+    });
+    chunks.push({
+      ...base,
+      choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args.slice(half) } }] }, finish_reason: null }],
+    });
+  });
+  if (!step.noFinishReason) {
+    chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }] });
+    chunks.push({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...step.headers });
+  if (step.noEvents) return void res.end();
+  const limit = step.breakAfterChunks ?? Infinity;
+  for (const [i, chunk] of chunks.entries()) {
+    if (i >= limit) {
+      // Let what was written reach the client first: the break comes after partial output.
+      await new Promise((r) => setTimeout(r, 50));
+      res.socket?.destroy();
+      return;
+    }
+    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    await new Promise((r) => (step.chunkDelayMs ? setTimeout(r, step.chunkDelayMs) : setImmediate(r)));
+  }
+  res.end('data: [DONE]\n\n');
+}
