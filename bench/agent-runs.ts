@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { AgentRunInput } from '../src/common/input';
 import type { AgentRunResult } from '../src/common/wire';
-import type { ScriptedModelServer } from '../test/support/scripted-model-server';
+import type { ScriptedModelServer } from '../src/testing/scripted-model-server';
 import { iterationLatencies, scriptConversation, type Conversation, type ScriptedCall, type Workspace } from './conversation';
 import type { BenchServer } from './setup';
 

@@ -1,5 +1,5 @@
 /** What every section gets from bench/run.ts: options, the scripted model, the bundle, a shared server. */
-import type { ScriptedModelServer } from '../test/support/scripted-model-server';
+import type { ScriptedModelServer } from '../src/testing/scripted-model-server';
 import type { BenchOptions } from './options';
 import { startServer, startWorker, type BenchServer, type BenchWorker, type Bundle, type ServerOptions, type WorkerTuning } from './setup';
 
@@ -15,6 +15,34 @@ export interface BenchContext {
   server(options: ServerOptions): Promise<BenchServer>;
   worker(server: BenchServer, taskQueue: string, tuning?: WorkerTuning): Promise<BenchWorker>;
   log(line: string): void;
+}
+
+/**
+ * A section that compares set-ups: each variant on a fresh server and worker (none inherits what
+ * the previous ones left), both stopped after it; the workspace is removed at the end.
+ */
+export async function measureEachVariant<V>(
+  ctx: BenchContext,
+  variants: readonly V[],
+  setup: (variant: V, i: number) => { server: ServerOptions; taskQueue: string; tuning?: WorkerTuning },
+  workspace: { dispose(): void },
+  measure: (variant: V, taskQueue: string, server: BenchServer) => Promise<void>,
+): Promise<void> {
+  try {
+    for (const [i, variant] of variants.entries()) {
+      const { server: serverOptions, taskQueue, tuning } = setup(variant, i);
+      const server = await ctx.server(serverOptions);
+      const worker = await ctx.worker(server, taskQueue, tuning);
+      try {
+        await measure(variant, worker.taskQueue, server);
+      } finally {
+        await worker.stop();
+        await server.stop();
+      }
+    }
+  } finally {
+    workspace.dispose();
+  }
 }
 
 export function createContext(options: BenchOptions, model: ScriptedModelServer, bundle: Bundle, command: string) {

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ScriptedModelServer, ScriptStep } from '../test/support/scripted-model-server';
+import type { ScriptedModelServer, ScriptStep } from '../src/testing/scripted-model-server';
 
 export interface Workspace {
   dir: string;

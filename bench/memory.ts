@@ -4,14 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { RunStatus } from '../src/common/wire';
-import type { ScriptStep } from '../test/support/scripted-model-server';
+import type { ScriptStep } from '../src/testing/scripted-model-server';
 import type { BenchContext } from './context';
 import { makeWorkspace } from './conversation';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
 import { bytes, inBatches, sleep } from './stats';
 import { spawnWorker } from './worker-process';
+import { statusQuery } from '../src/common/contract';
 
 export async function memory(ctx: BenchContext): Promise<Block> {
   const runs = ctx.options.waitingRuns;
@@ -89,7 +89,7 @@ async function waitUntilAllAsk(handles: WorkflowHandle[], timeoutMs: number): Pr
       handles.filter((h) => !waiting.has(h.workflowId)),
       20,
       async (handle) => {
-        const status = await handle.query<RunStatus>('status').catch(() => undefined);
+        const status = await handle.query(statusQuery).catch(() => undefined);
         if (status && status.pendingPermissions.length > 0) waiting.add(handle.workflowId);
       },
     );

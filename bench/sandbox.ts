@@ -13,13 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { resetSandboxSettings } from '../src/activities/sandbox/sandbox-config';
 import { runShell } from '../src/activities/shell';
-import type { RunStatus } from '../src/common/wire';
 import { forgetRequests, runScripted } from './agent-runs';
 import type { BenchContext } from './context';
 import { iterationLatencies, makeWorkspace, type ScriptedCall } from './conversation';
 import { NoiseMeter, describeNoise, type Noise } from './noise';
 import { stamp, table, type Block } from './report';
 import { ms, summarize, type Summary } from './stats';
+import { statusQuery } from '../src/common/contract';
 
 const RUNS = 200;
 const WARM_UP = 10;
@@ -104,7 +104,7 @@ export async function measureIterationShare(ctx: BenchContext): Promise<Iteratio
       prefix: `sandbox-${mode}`,
       call: bashTrueCall,
     });
-    const status = await run.handle.query<RunStatus>('status');
+    const status = await run.handle.query(statusQuery);
     const expected = mode === 'on' ? 'bubblewrap' : 'off';
     if (status.sandbox.enforcement !== expected) {
       throw new Error(`sandbox bench: ${run.handle.workflowId} ran its commands with "${status.sandbox.enforcement}", expected "${expected}"`);

@@ -11,7 +11,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Work
 import { ensureDevServer, type DevServer } from '../src/server/dev-server';
 import { createBareAgentWorker, workflowsPath, type BareAgentWorkerOptions } from '../src/worker/create-worker';
 import { freePort } from '../test/support/free-port';
-import { ScriptedModelServer } from '../test/support/scripted-model-server';
+import { ScriptedModelServer } from '../src/testing/scripted-model-server';
 import { startTestCluster, stopTestCluster } from '../test/support/test-cluster';
 
 export type DynamicConfig = Record<string, string | number | boolean>;

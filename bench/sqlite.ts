@@ -6,7 +6,7 @@
  * crash of the server process; only an OS crash or power loss can lose the last ones).
  */
 import { EMBEDDED_SQLITE_PRAGMAS } from '../src/server/dev-server';
-import type { BenchContext } from './context';
+import { measureEachVariant, type BenchContext } from './context';
 import { makeWorkspace } from './conversation';
 import { concurrentRuns, latencyProfile, type LoadResult, type ProfileResult } from './load';
 import { NoiseMeter, describeNoise } from './noise';
@@ -28,24 +28,13 @@ export async function sqlite(ctx: BenchContext): Promise<Block> {
   const meter = new NoiseMeter();
   const workspace = makeWorkspace(Math.max(iterations, runIterations), 200);
   const rows: Array<{ name: string; single: ProfileResult; load: LoadResult }> = [];
-  try {
-    for (const [i, variant] of VARIANTS.entries()) {
-      const server = await ctx.server(variant.server);
-      const worker = await ctx.worker(server, `bench-sqlite-${i}`);
-      try {
-        ctx.log(`sqlite: ${variant.name}`);
-        await latencyProfile(ctx, server, worker.taskQueue, { iterations: 5, workspace }); // warm-up
-        const single = await latencyProfile(ctx, server, worker.taskQueue, { iterations, workspace });
-        const load = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 50, iterations: runIterations, workspace });
-        rows.push({ name: variant.name, single, load });
-      } finally {
-        await worker.stop();
-        await server.stop();
-      }
-    }
-  } finally {
-    workspace.dispose();
-  }
+  await measureEachVariant(ctx, VARIANTS, (variant, i) => ({ server: variant.server, taskQueue: `bench-sqlite-${i}` }), workspace, async (variant, taskQueue, server) => {
+    ctx.log(`sqlite: ${variant.name}`);
+    await latencyProfile(ctx, server, taskQueue, { iterations: 5, workspace }); // warm-up
+    const single = await latencyProfile(ctx, server, taskQueue, { iterations, workspace });
+    const load = await concurrentRuns(ctx, server, taskQueue, { concurrency: 50, iterations: runIterations, workspace });
+    rows.push({ name: variant.name, single, load });
+  });
   const noise = meter.stop();
   return {
     id: 'sqlite',

@@ -2,7 +2,7 @@
  * (ii) Worker options at 50–100 concurrent runs: the workflow cache, workflow-task slots and
  * pollers, each changed alone against the defaults of createBareAgentWorker.
  */
-import type { BenchContext } from './context';
+import { measureEachVariant, type BenchContext } from './context';
 import { makeWorkspace } from './conversation';
 import { concurrentRuns, type LoadResult } from './load';
 import { NoiseMeter, describeNoise } from './noise';
@@ -32,25 +32,15 @@ export async function tuning(ctx: BenchContext): Promise<Block> {
   const workspace = makeWorkspace(runIterations, 200);
   const rows: Array<Array<string | number>> = [];
   const measured: Array<{ variant: number; result: LoadResult }> = [];
-  try {
-    for (const [i, variant] of VARIANTS.entries()) {
-      // A fresh server per variant: none inherits what the previous ones left (runs, histories, caches).
-      const server = await ctx.server({});
-      const worker = await ctx.worker(server, `bench-tuning-${i}`, variant.tuning);
-      try {
-        await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
-        for (const concurrency of variant.firstLevelOnly ? tuningConcurrency.slice(0, 1) : tuningConcurrency) {
-          ctx.log(`tuning: ${variant.name} at ${concurrency}`);
-          measured.push({ variant: i, result: await concurrentRuns(ctx, server, worker.taskQueue, { concurrency, iterations: runIterations, workspace }) });
-        }
-      } finally {
-        await worker.stop();
-        await server.stop();
-      }
+  const indexed = VARIANTS.map((variant, i) => ({ ...variant, i }));
+  const setup = (variant: (typeof indexed)[number]) => ({ server: {}, taskQueue: `bench-tuning-${variant.i}`, ...(variant.tuning ? { tuning: variant.tuning } : {}) });
+  await measureEachVariant(ctx, indexed, setup, workspace, async (variant, taskQueue, server) => {
+    await concurrentRuns(ctx, server, taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
+    for (const concurrency of variant.firstLevelOnly ? tuningConcurrency.slice(0, 1) : tuningConcurrency) {
+      ctx.log(`tuning: ${variant.name} at ${concurrency}`);
+      measured.push({ variant: variant.i, result: await concurrentRuns(ctx, server, taskQueue, { concurrency, iterations: runIterations, workspace }) });
     }
-  } finally {
-    workspace.dispose();
-  }
+  });
   const noise = meter.stop();
   // The defaults are measured first and last: "vs defaults" compares with their mean at the same
   // level, leaving out a default row that other processes disturbed when there is a quiet one.

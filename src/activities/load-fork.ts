@@ -1,12 +1,11 @@
+import { messagesQuery, stepsQuery } from '../common/contract';
 import { Context } from '@temporalio/activity';
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type QueryDefinition } from '@temporalio/common';
 import { WORKFLOW_TYPE } from '../connection/config';
 import { FailureType } from '../common/failures';
 import type { ForkStart } from '../common/fork';
 import type { ForkFrom } from '../common/input';
-import type { Message } from '../common/messages';
-import type { StepRecord } from '../common/wire';
 import { forkPoint } from '../loop/fork-point';
 
 /** A query on a closed run waits for a worker on its task queue to replay it: usually this one, in well under a second. */
@@ -33,24 +32,24 @@ export async function loadForkOrigin(forkFrom: ForkFrom): Promise<ForkStart> {
   // Pinned to the run just described: an open origin that continues as new meanwhile must not mix two runs.
   const handle = client.workflow.getHandle(workflowId, description.runId);
   const [messages, steps] = await Promise.all([
-    query<Message[]>(client, handle, 'messages', description.taskQueue),
-    query<StepRecord[]>(client, handle, 'steps', description.taskQueue),
+    query(client, handle, messagesQuery, description.taskQueue),
+    query(client, handle, stepsQuery, description.taskQueue),
   ]);
   const point = forkPoint(messages, steps, forkFrom.step);
   if (!point.ok) throw invalid(`forkFrom${point.message.startsWith('step') ? '.step' : ''}: ${point.message} (origin ${workflowId})`);
   return { origin: { workflowId, runId: description.runId, step: point.step }, messages: point.messages, closedToolCalls: point.closedToolCalls };
 }
 
-async function query<T>(client: Client, handle: WorkflowHandle, name: string, taskQueue: string): Promise<T> {
+async function query<T>(client: Client, handle: WorkflowHandle, definition: QueryDefinition<T, []>, taskQueue: string): Promise<T> {
   try {
-    return await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query<T>(name));
+    return await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(definition));
   } catch (err) {
     // The origin failed before its loop started (bad input): it never had a conversation.
     if (err instanceof QueryNotRegisteredError) throw invalid(`forkFrom.workflowId: run "${handle.workflowId}" has no conversation (it ended before its first turn)`);
     if (/deadline/i.test(String((err as Error).message))) {
       throw ApplicationFailure.create({
         type: 'OriginUnreadable',
-        message: `no worker answered the "${name}" query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000} s: is a worker polling its task queue "${taskQueue}"?`,
+        message: `no worker answered the "${definition.name}" query of ${handle.workflowId} within ${QUERY_DEADLINE_MS / 1000} s: is a worker polling its task queue "${taskQueue}"?`,
       });
     }
     throw err;

@@ -1,3 +1,4 @@
+import { eventsQuery } from '../common/contract';
 import type { Client } from '@temporalio/client';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
@@ -32,7 +33,7 @@ export async function followRun(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const rest = await queryRun<Array<{ offset: number; event: RunEvent }>>(client, workflowId, 'events', next).catch(() => []);
+  const rest = await queryRun(client, workflowId, eventsQuery, next).catch(() => []);
   for (const { offset, event } of rest) {
     next = offset + 1;
     await onEvent(event, offset);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionOptions } from '../connection/connection-options';
@@ -16,11 +17,11 @@ import { bareagentHome, hasLiveWorker, installQuietRuntime } from './local-stack
  * none may be there (the run is closed, or no poller is listed), a query-only worker (workflow
  * code, no activities) polls that queue in this process while the query waits, then stops.
  */
-export async function queryRun<T>(client: Client, workflowId: string, name: string, ...args: unknown[]): Promise<T> {
+export async function queryRun<T, A extends unknown[]>(client: Client, workflowId: string, definition: QueryDefinition<T, A>, ...args: A): Promise<T> {
   const config = { ...connectionFromEnv(), namespace: client.options.namespace };
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe();
-  const query = () => handle.query<T, unknown[]>(name, ...args);
+  const query = () => handle.query(definition, ...args);
   const open = description.status.name === 'RUNNING';
   // The server lists a stopped worker's pollers for minutes: for a closed run, never trust them.
   if (open && (await hasLiveWorker(client, config.namespace, description.taskQueue).catch(() => false))) {

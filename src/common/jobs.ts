@@ -1,4 +1,5 @@
 import type { SandboxKind, SandboxRequest } from './sandbox';
+import type { PendingPermission } from './wire';
 
 /** A background job (a `backgroundJob` child, or a subagent run in the background) as the parent tracks it. */
 export interface JobInfo {
@@ -37,12 +38,4 @@ export interface CommandResult {
 }
 
 /** A subagent's permission question, mirrored in its parent's `status` so a human sees it. */
-export interface ChildPermission {
-  workflowId: string;
-  requestId: string;
-  tool: string;
-  input: unknown;
-  requestedAt: string;
-  deadline: string;
-  open: boolean;
-}
+export type ChildPermission = Required<Pick<PendingPermission, 'workflowId'>> & Omit<PendingPermission, 'workflowId'> & { open: boolean };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Anthropic-style content blocks, as BareAgent keeps them in its history (SPEC section 1). */
+/** Anthropic-style content blocks, as BareAgent keeps them in its history (turned into Chat Completions messages per call). */
 export const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
 export type TextBlock = z.infer<typeof TextBlock>;
 

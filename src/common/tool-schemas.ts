@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * BareAgent's tools, their argument names (DESIGN.md section 3) and what each one is.
+ * BareAgent's tools, their argument names (part of the public contract: README, "Tools and what each guarantees") and what each one is.
  * Shared by the workflow (argument checks, permission guard) and the provider (JSON schemas).
  */
 export const toolSchemas = {

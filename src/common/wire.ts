@@ -65,7 +65,7 @@ export interface SandboxStatus {
   enforcement: SandboxKind | 'no command run yet';
 }
 
-/** Seed 003: what each step was for and what it cost. */
+/** What each step was for and what it cost (ARCHITECTURE.md, "Step records"). */
 export interface StepRecord {
   step_id: number;
   /** The transition that ended the step: next_turn, compacted, waiting_for_jobs, stop:<reason>, ... */

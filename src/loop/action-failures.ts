@@ -1,7 +1,7 @@
 import { FAILURE_STREAK_MAX_TOOLS, type FailureStreakState } from './failure-streak';
 
 /**
- * Seed 003, 4.1, as it means it: the *same action* (tool and normalised arguments: its
+ * Repeated failure as it is meant: the *same action* (tool and normalised arguments: its
  * fingerprint) failing *the same way* (error type). The `warnAt`-th such failure adds a warning to
  * the tool round; the `stopAt`-th stops the run. The action succeeding, or failing another way,
  * starts its count again; other actions neither add to it nor end it. A human's denial is a

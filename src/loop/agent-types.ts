@@ -1,6 +1,6 @@
 import type { PermissionMode } from '../common/input';
 
-/** What a subagent of a given type may do (seed 000 points to BareAgent's subagent chapter). */
+/** What a subagent of a given type may do: its tools, and how deep it may nest. */
 export interface AgentType {
   name: string;
   tools: readonly string[];

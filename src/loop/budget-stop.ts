@@ -3,7 +3,7 @@ import type { Stop } from './transitions';
 
 /**
  * The stop a spent budget calls for at the top of an iteration, or nothing. Running out of
- * iterations says so as SPEC section 1 words it (`Agent loop exceeded <n> iterations`).
+ * iterations says so in the words clients match on (`Agent loop exceeded <n> iterations`).
  */
 export function budgetStop(state: BudgetState, limits: BudgetLimits, maxIterations: number, nowMs: number): Stop | undefined {
   const check = checkBudget(state, limits, nowMs);

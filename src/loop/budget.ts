@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Usage } from '../common/messages';
+import type { BudgetSnapshot } from '../common/wire';
 import { durationToMs } from './duration';
 import { costOf, type ModelPrice } from './prices';
 import type { StopReason } from '../common/failures';
@@ -33,12 +34,7 @@ export type BudgetName = 'iterations' | 'tokens' | 'cost' | 'wall_clock';
 export type BudgetCheck = { kind: 'ok' } | { kind: 'exceeded'; budget: BudgetName; used: number; limit: number };
 
 /** Left of each budget; null when it has no limit. Never negative. */
-export interface BudgetLeft {
-  iterations: number | null;
-  tokens: number | null;
-  costUsd: number | null;
-  wallClockMs: number | null;
-}
+export type BudgetLeft = Omit<BudgetSnapshot, 'used'>;
 
 export function createBudgetState(startedAtMs: number): BudgetState {
   return { iterations: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, startedAtMs, unpricedCalls: 0 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { normalizeToolName } from './fingerprint';
 import { USER_DENIED } from './tool-results';
 
-/** Seed 003, 4.1: "连续同类失败" (repeated failures of one kind) is a stop condition. */
+/** Repeated failures of one kind are a stop condition (ARCHITECTURE.md, "Loop stops"). */
 export const REPEATED_FAILURE_LIMIT = 3;
 /** Bound on the carried state: a model inventing tool names must not grow it without end. */
 export const FAILURE_STREAK_MAX_TOOLS = 64;
@@ -62,7 +62,7 @@ export function observeFailure(
 }
 
 /**
- * The kind of a tool_result, in the forms SPEC section 1 gives: `Error: <Type>: <message>`
+ * The kind of a tool_result, in the forms the tools write: `Error: <Type>: <message>`
  * → `<Type>`, `User denied.` → `UserDenied`, `Unknown tool: <name>` → `UnknownTool`.
  * Only `is_error` counts: a bash command that exits non-zero is a result the model reads, not
  * a failed call. An error in no known form is `Error`.

@@ -1,7 +1,7 @@
 import { fnv1a64 } from './hash';
 
 /**
- * Seed 003, 4.3: `fingerprint = hash(normalize(action.name, action.args, relevantState))`.
+ * `fingerprint = hash(normalize(action.name, action.args, relevantState))`: what the loop detector compares.
  * Two calls that differ only in key order, letter case of the tool name or whitespace inside
  * a string argument are the same action.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Seed 003, 4.3: the exact thresholds and the exact message injected at the first. */
+/** The thresholds and the message injected at the first (ARCHITECTURE.md, "Loop stops"). */
 export const LOOP_WARN_AT = 3;
 export const LOOP_STOP_AT = 5;
 export const REPEATED_ACTION_MESSAGE = 'Repeated action detected; diagnose before retrying';

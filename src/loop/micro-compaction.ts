@@ -2,7 +2,7 @@ import type { ContentBlock, Message } from '../common/messages';
 
 const TRUNCATED = /^\[truncated: .* result, \d+ chars\]$/;
 
-/** DESIGN.md section 5, BareAgent's micro compaction placeholder. */
+/** BareAgent's micro compaction placeholder: what an old tool output becomes. */
 export const truncatedPlaceholder = (tool: string, chars: number): string => `[truncated: ${tool} result, ${chars} chars]`;
 export const isTruncatedPlaceholder = (content: string): boolean => TRUNCATED.test(content);
 

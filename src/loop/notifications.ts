@@ -8,7 +8,7 @@ export interface JobNotification {
 
 export const NOTIFICATION_SUMMARY_CHARS = 500;
 
-/** One `role: "system"` message for all drained notifications (seed 000, 8.5). */
+/** One `role: "system"` message for all drained notifications, so a burst of jobs costs one message. */
 export function notificationMessage(notifications: readonly JobNotification[]): Message {
   const lines = notifications.map(
     (n) => `- Task ${n.taskId}: ${n.status} - ${n.summary.slice(0, NOTIFICATION_SUMMARY_CHARS)}`,

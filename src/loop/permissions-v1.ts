@@ -13,7 +13,7 @@ const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 const decide = (behavior: PermissionBehavior, reason: string): PermissionDecision => ({ behavior, reason });
 
 /**
- * BareAgent's guard (DESIGN.md section 4): the order of the checks is the policy. A deny rule
+ * BareAgent's guard (README, "Security model"): the order of the checks is the policy. A deny rule
  * wins in every mode, bypass included: bypass skips questions, not the user's explicit refusals.
  */
 export function checkPermissionV1(policy: PermissionPolicy, tool: string, input: unknown): PermissionDecision {

@@ -23,7 +23,7 @@ export interface StepInput {
   messageCount?: number | undefined;
 }
 
-/** Seed 003: each step keeps why it ended and what it cost, not a bare continue flag. */
+/** Each step keeps why it ended and what it cost, not a bare continue flag. */
 export function stepRecord(input: StepInput): StepRecord {
   return {
     step_id: input.stepId,

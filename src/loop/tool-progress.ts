@@ -34,7 +34,7 @@ export interface ProgressObservation {
   state: ProgressState;
   /** A first result or a changed one: what a step record's `evidence_delta` counts. */
   newEvidence: boolean;
-  /** The same action with the same result a third time (seed 003, 4.3). */
+  /** The same action with the same result a third time (the loop detector's nudge threshold). */
   actionWarned: boolean;
   /** The same call failing the same way at the warning threshold (per-action counting only). */
   failureWarned: boolean;

@@ -4,7 +4,7 @@ import { MAX_TRUNCATION_RECOVERIES } from './reply';
 import type { StopReason } from '../common/failures';
 
 /**
- * Seed 003, 4.5: an iteration ends with a transition that carries its reason, not a bare
+ * An iteration ends with a transition that carries its reason, not a bare
  * continue/stop flag; the reason decides what the next step changes (prompt, budget, state).
  * Each transition is one step record (`describeTransition`); a stop also ends the run.
  */
@@ -28,7 +28,7 @@ export type Transition =
   | { kind: 'empty_reply' }
   | { kind: 'waiting_for_human' }
   | { kind: 'waiting_for_jobs'; jobs: string[] }
-  /** A user follow-up arrived while the run worked; taken at a safe boundary (SPEC 3.5). */
+  /** A user follow-up arrived while the run worked; taken at a safe boundary. */
   | { kind: 'follow_up_taken'; count?: number }
   /** A final answer was proposed but the acceptance check failed: the loop continues. */
   | { kind: 'acceptance_failed'; attempts: number; output?: string }

@@ -41,7 +41,7 @@ import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
 
-/** One agent run: BareAgent's `agent_loop()` (seed 000) with the production loop of seed 003. */
+/** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
   const parsed = parseAgentRunInput(input);
   if (!parsed.ok) throw invalidInput(parsed.message);
@@ -78,7 +78,7 @@ class AgentRun {
     }
   }
 
-  /** Seed 000's loop: each phase ends in a transition (src/loop/transitions.ts), recorded as one step; a stop ends the run. */
+  /** The loop: each phase ends in a transition (src/loop/transitions.ts), recorded as one step; a stop ends the run. */
   private async loop(): Promise<AgentRunResult> {
     for (;;) {
       const taken = this.takeFollowUps();
@@ -214,7 +214,7 @@ class AgentRun {
     return this.state.budget.iterations;
   }
 
-  /** SPEC 3.5: follow-ups wait in a queue and start the next turn at a safe boundary. */
+  /** Follow-ups wait in a queue and start the next turn at a safe boundary: never in the middle of a tool round. */
   private takeFollowUps(): Transition | undefined {
     if (this.state.followUps.length === 0) return undefined;
     const taken = this.state.followUps.splice(0);
@@ -222,7 +222,7 @@ class AgentRun {
     return { kind: 'follow_up_taken', count: taken.length };
   }
 
-  /** Seed 000, step 1: finished jobs' notifications enter the history as one system message. */
+  /** Before each model call, finished jobs' notifications enter the history as one system message. */
   private injectNotifications(): void {
     const drained = this.board.drain();
     if (drained.length === 0) return;

@@ -1,7 +1,7 @@
 import { CancellationScope, getExternalWorkflowHandle, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { BackgroundJobInput, CommandResult, JobFinished } from '../common/jobs';
-import { jobFinishedSignal } from './definitions';
+import { jobFinishedSignal } from '../common/contract';
 import { attempt } from './failures';
 
 /** One command job: `background_run` starts it as a child of the run and it reports back when done. */

@@ -18,7 +18,7 @@ export type CompactionOutcome =
   | { kind: 'summary_failed'; messages: Message[]; tokensBefore: number; error: string };
 
 /**
- * DESIGN.md section 5: micro compaction first (old tool outputs become placeholders); if the
+ * Micro compaction first (old tool outputs become placeholders: cheap, no model call); if the
  * history is still over the threshold, a model-written summary replaces the older turns.
  */
 /**

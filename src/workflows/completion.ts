@@ -16,7 +16,7 @@ export interface CompletionContext {
 }
 
 /**
- * Seed 003, 4.4: a final answer is a proposal. It ends the run only when no job runs (or the
+ * A final answer is a proposal. It ends the run only when no job runs (or the
  * run does not wait for jobs), the acceptance check passes and no follow-up is queued.
  */
 export async function proposeCompletion({ config, state, board, report }: CompletionContext): Promise<Transition> {

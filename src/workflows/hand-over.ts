@@ -8,7 +8,7 @@ import { CARRIED_STEPS, type RunState } from './run-state';
 const CARRIED_STREAM_ENTRIES = 2000;
 
 /**
- * DESIGN.md section 5: when Temporal suggests it, hand everything to a new run of the same
+ * When Temporal suggests it (ARCHITECTURE.md, "Continue-as-new"), hand everything to a new run of the same
  * workflow id (messages, counters, budgets, detector, queues, jobs, the stream) once handlers finished.
  */
 export async function handOver(stream: WorkflowStream, config: Omit<AgentRunConfig, 'resume'>, state: RunState, board: JobBoard): Promise<void> {

@@ -7,7 +7,7 @@ import type { PendingPermission, RunPhase } from '../common/wire';
 import { durationToMs } from '../loop/duration';
 import type { PermissionDecision } from '../loop/permissions';
 import type { Transition } from '../loop/transitions';
-import { childPermissionSignal } from './definitions';
+import { childPermissionSignal } from '../common/contract';
 import { PermissionGate } from './permission-gate';
 import type { RunAttributes } from './search-attribute-keys';
 
@@ -24,7 +24,7 @@ export interface HumanChannelContext {
 }
 
 /**
- * SPEC section 2: a question is a pending request shown in `status`, in search attributes and on
+ * A question is a pending request shown in `status`, in search attributes and on
  * the stream, answered by signal or update; no answer before the deadline is a denial.
  */
 export class HumanChannel {

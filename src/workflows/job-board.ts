@@ -1,7 +1,7 @@
 import { CancellationScope, getExternalWorkflowHandle, log, ParentClosePolicy, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import type { ChildPermission, JobFinished, JobInfo } from '../common/jobs';
 import type { JobNotification } from '../loop/notifications';
-import { childPermissionSignal, jobFinishedSignal } from './definitions';
+import { childPermissionSignal, jobFinishedSignal } from '../common/contract';
 
 /** The part of a run's state that the job board owns; plain JSON, carried across continue-as-new. */
 export interface JobBoardState {

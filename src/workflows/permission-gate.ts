@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
 import { describeIssues } from '../common/input';
-import { decidePermissionUpdate, permissionDecisionSignal } from './definitions';
+import { decidePermissionUpdate, permissionDecisionSignal } from '../common/contract';
 
 export interface HumanAnswer {
   allowed: boolean;

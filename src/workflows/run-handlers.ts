@@ -3,7 +3,7 @@ import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { describeIssues, type AgentRunConfig } from '../common/input';
 import { UserMessageInput, type RunStatus } from '../common/wire';
 import { formatRemaining, type BudgetLimits } from '../loop/budget';
-import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from './definitions';
+import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
 import type { RunReporter } from './run-reporter';

@@ -81,7 +81,7 @@ export class ToolRound {
         return { kind: 'stop', ...seen.stop };
       }
     }
-    // Seed 003: the third repeat without new evidence gets a nudge, inside the same tool round.
+    // The third repeat without new evidence gets a nudge, inside the same tool round (src/loop/loop-detector.ts).
     const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });

@@ -15,7 +15,7 @@ export interface WorkflowToolContext {
   workflowId: string;
 }
 
-/** `background_run`: submits a `backgroundJob` child and answers at once (seed 000, 8.5). */
+/** `background_run`: submits a `backgroundJob` child and answers at once; its result comes back as a notification. */
 export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: WorkflowToolContext): Promise<ToolOutcome> {
   const taskId = args.task_id ?? ctx.board.nextTaskId();
   if (ctx.board.isRunning(taskId)) return { ok: true, output: `Background task already running: ${taskId}`, isError: true };

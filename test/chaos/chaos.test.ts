@@ -16,14 +16,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import type { Message, ToolResultBlock } from '../../src/common/messages';
-import type { AgentRunResult, RunStatus } from '../../src/common/wire';
+import type { ToolResultBlock } from '../../src/common/messages';
+import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { restartableServer, type RestartableServer } from '../support/restartable-server';
 import { readTestEnv } from '../support/test-env';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { callsOfRound, chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from './chaos-model';
+import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
 const REPORT_FILE = path.join(ROOT, process.env.BAREAGENT_TEST_SERVER === 'cluster' ? 'artifacts/chaos-report-cluster.json' : 'artifacts/chaos-report.json');
@@ -164,7 +165,7 @@ describe('workers SIGKILLed at random moments', () => {
     const settled = await Promise.race([closed, new Promise<undefined>((r) => (deadline = setTimeout(() => r(undefined), RUNS_DEADLINE_MS)))]);
     clearTimeout(deadline);
     if (!settled) {
-      const states = await Promise.all(runs.map(async (r) => `${r.runId}: ${JSON.stringify(await r.handle.query<RunStatus>('status').catch((e: Error) => e.message))}`));
+      const states = await Promise.all(runs.map(async (r) => `${r.runId}: ${JSON.stringify(await r.handle.query(statusQuery).catch((e: Error) => e.message))}`));
       throw new Error(`runs did not close within ${RUNS_DEADLINE_MS} ms:\n${states.join('\n')}`);
     }
     const chaosDurationMs = Date.now() - chaosStarted;
@@ -189,7 +190,7 @@ describe('workers SIGKILLed at random moments', () => {
       killsPerRun.push(kills.filter((k) => k.at >= run.startedAt && k.at <= (run.closedAt ?? Infinity)).length);
       const log = readFileSync(path.join(run.workspace, 'calls.log'), 'utf8').split('\n').filter(Boolean);
       const edits = readFileSync(path.join(run.workspace, 'edits.txt'), 'utf8');
-      const messages = await run.handle.query<Message[]>('messages');
+      const messages = await run.handle.query(messagesQuery);
       const results = new Map<string, ToolResultBlock>();
       for (const message of messages) {
         if (message.role !== 'user' || typeof message.content === 'string') continue;
@@ -323,17 +324,17 @@ describe('the server stopped and started again (persistent SQLite, or PostgreSQL
     const downMs = Date.now() - stoppedAt;
 
     // The human answers after the restart.
-    await waitFor(() => human.executeUpdate('decidePermission', { args: [{ requestId: 'ask', decision: 'allow' }] }), 'the update after the restart', 60_000);
+    await waitFor(() => human.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] }), 'the update after the restart', 60_000);
     const workerExitedWhileDown = worker.child.exitCode !== null;
     if (workerExitedWhileDown) worker = await WorkerProcess.start(h);
 
     const results = await Promise.all([slowTool, slowModel, human, timer].map((handle) => handle.result() as Promise<AgentRunResult>));
     expect(results.map((res) => res.text)).toEqual(['The slow tool is done.', 'The slow model answered.', 'Approved and done.', 'Nobody answered.']);
-    const slowResult = ((await slowTool.query<Message[]>('messages'))[2]?.content as ToolResultBlock[])[0];
+    const slowResult = ((await slowTool.query(messagesQuery))[2]?.content as ToolResultBlock[])[0];
     const slowLog = readFileSync(path.join(slowWs, 'calls.log'), 'utf8').trim().split('\n');
     expect(slowLog.filter((l) => l === 'begun')).toHaveLength(1); // at most once, also across the restart
     expect(readFileSync(path.join(humanWs, 'approved.txt'), 'utf8')).toBe('');
-    const timerMessages = await timer.query<Message[]>('messages');
+    const timerMessages = await timer.query(messagesQuery);
     expect((timerMessages[2]?.content as ToolResultBlock[])[0]).toMatchObject({ content: 'User denied.', is_error: true });
 
     report.serverRestart = {

@@ -8,13 +8,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentRunResult, StepRecord } from '../../src/common/wire';
+import type { AgentRunResult } from '../../src/common/wire';
 import { ensureDevServer, type DevServer } from '../../src/server/dev-server';
 import { freePort } from '../support/free-port';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from './chaos-model';
+import { stepsQuery } from '../../src/common/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
 const RUNS = 8;
@@ -48,7 +49,7 @@ test(`${RUNS} runs survive a kill -9 of the embedded server (SQLite in WAL mode)
   // Under load: every run is a few rounds in.
   await waitFor(async () => (harness.model.requestsFor('chaos').length >= RUNS * 3 ? true : undefined), 'three rounds per run', 120_000);
   expect(existsSync(path.join(home, 'temporal.sqlite-wal'))).toBe(true);
-  const stepsBefore = await Promise.all(runs.map((run) => run.handle.query<StepRecord[]>('steps').then((steps) => steps.length)));
+  const stepsBefore = await Promise.all(runs.map((run) => run.handle.query(stepsQuery).then((steps) => steps.length)));
 
   const killedAt = Date.now();
   const serverProcess = server.process;
@@ -64,7 +65,7 @@ test(`${RUNS} runs survive a kill -9 of the embedded server (SQLite in WAL mode)
   const results = (await Promise.all(runs.map((run) => run.handle.result()))) as AgentRunResult[];
   expect(results.map((r) => r.text)).toEqual(runs.map(() => FINAL_TEXT));
   expect(results.map((r) => r.iterations)).toEqual(runs.map(() => TOOL_ROUNDS + 1));
-  const stepsAfter = await Promise.all(runs.map((run) => run.handle.query<StepRecord[]>('steps').then((steps) => steps.length)));
+  const stepsAfter = await Promise.all(runs.map((run) => run.handle.query(stepsQuery).then((steps) => steps.length)));
   for (const [i, before] of stepsBefore.entries()) expect(stepsAfter[i]).toBeGreaterThanOrEqual(before);
 
   const duplicates: string[] = [];

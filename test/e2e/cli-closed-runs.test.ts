@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { queryRun } from '../../src/cli/query-run';
+import { statusQuery, stepsQuery } from '../../src/common/contract';
 import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
@@ -90,11 +91,11 @@ test('a query on a closed run loads the cached workflow bundle instead of bundli
   delete process.env.BAREAGENT_WORKFLOW_BUNDLE;
   try {
     // The first query bundles the workflow code into BAREAGENT_HOME/cache (seconds); later ones load it.
-    await queryRun(h.client, handle.workflowId, 'status');
+    await queryRun(h.client, handle.workflowId, statusQuery);
     const cache = path.join(home, 'cache');
     const bundled = readdirSync(cache).map((name) => [name, statSync(path.join(cache, name)).mtimeMs]);
     const started = Date.now();
-    const steps = await queryRun<unknown[]>(h.client, handle.workflowId, 'steps');
+    const steps = await queryRun(h.client, handle.workflowId, stepsQuery);
     expect(steps.length).toBeGreaterThanOrEqual(2);
     // Timing is a benchmark figure (README: about 0.6 s on an idle machine), not a test bound.
     console.log(`query on a closed run, no worker: ${Date.now() - started} ms`);
@@ -117,7 +118,7 @@ test('status answers for an open run whose worker stopped a moment ago (its poll
   h.model.setScenario(model, [{ text: 'Cleaning.', toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] }, { text: 'Done.' }]);
   await h.startWorker();
   const open = await h.start({ prompt: 'clean up (open)', model, workspace: h.workspace({ 'build/x': 'x' }) }, `open-${suffix}`);
-  await waitFor(async () => ((await open.query<{ pendingPermissions: unknown[] }>('status')).pendingPermissions.length === 1 ? true : undefined), 'the permission question');
+  await waitFor(async () => ((await open.query(statusQuery)).pendingPermissions.length === 1 ? true : undefined), 'the permission question');
   await h.stopWorkers();
   const started = Date.now();
   const status = await runCli(['status', open.workflowId, '--json'], env);

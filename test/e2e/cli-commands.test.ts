@@ -6,6 +6,7 @@ import { temporal } from '@temporalio/proto';
 import { Harness } from '../support/harness';
 import { cliEnv, runCli } from '../support/cli';
 import { pendingRequest, waitFor } from '../support/wait-for';
+import { decidePermissionUpdate, stepsQuery } from '../../src/common/contract';
 
 /**
  * `follow`, `message`, `cancel`, `list`, `history` and the help of every command, run as a user
@@ -57,7 +58,7 @@ test('follow streams a run started elsewhere while it works, and replays it from
     if (out.includes(`bareagent approve ${handle.workflowId}`)) asked?.();
   });
   await question;
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'call_rm', decision: 'allow' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'call_rm', decision: 'allow' }] });
   const followed = await following;
   expect(followed.code).toBe(0);
   expect(followed.stdout).toContain('Let me clean up.');
@@ -152,7 +153,7 @@ test('history prints the step records as an aligned table with each step\'s reas
   ]);
   const handle = await h.start({ prompt: 'read the notes', model, workspace: h.workspace({ 'notes.txt': 'hello' }) }, `history-${suffix}`);
   await handle.result();
-  const steps = await handle.query<Array<{ step_id: number; reason: string }>>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.length).toBeGreaterThanOrEqual(2);
 
   const table = await runCli(['history', handle.workflowId], env);

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { cliEnv, runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
+import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 /** `bareagent resume` and `bareagent fork`, run as a user would, on the test dev server with a harness worker. */
 let h: Harness;
@@ -51,14 +50,14 @@ test('a run stopped by BudgetExceeded, resumed with a larger budget, finishes wi
   expect(readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('edited notes\n');
 
   const handle = h.client.workflow.getHandle(`resumed-${suffix}`);
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   const results = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result');
   expect(results.map((b) => (b as { tool_use_id: string }).tool_use_id)).toEqual(['call_log', 'call_notes', 'call_edit']);
   // The new run's own steps: the one answer, no tool, its budget counted from zero with the new limit.
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.map((s) => [s.reason, s.tools])).toEqual([['stop:final_answer', []]]);
   expect(steps[0]!.budget_before).toMatchObject({ tokens: 100000, used: { inputTokens: 0, outputTokens: 0 } });
-  const status = await handle.query<RunStatus>('status');
+  const status = await handle.query(statusQuery);
   expect(status.forkedFrom).toMatchObject({ workflowId: origin.workflowId, step: 4 });
 
   // A completed run is not resumed: it is forked.
@@ -95,7 +94,7 @@ describe('fork at step 2 of a 5-step run', () => {
       'call_2',
       'user:Try the other way',
     ]);
-    const messages = JSON.stringify(await h.client.workflow.getHandle(forkId).query<Message[]>('messages'));
+    const messages = JSON.stringify(await h.client.workflow.getHandle(forkId).query(messagesQuery));
     expect(messages).not.toContain('call_3');
     expect(messages).not.toContain('Turn 3.');
   });

@@ -14,6 +14,7 @@ import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';
 import { freePort } from '../support/free-port';
 import { waitFor } from '../support/wait-for';
+import { messagesQuery } from '../../src/common/contract';
 
 /**
  * BAREAGENT_ENCRYPTION_KEY end to end: a harness worker with the codec, `bareagent start --follow`
@@ -97,7 +98,7 @@ test('with the key set, `start --follow` streams the text, and the stored histor
   expect(unreadable.stderr).toContain("This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY");
   const list = JSON.parse((await runCli(['list', '--model', model, '--json'], env)).stdout);
   expect(list).toEqual([expect.objectContaining({ workflowId, summary: `Summarise the notes about ${marker}` })]);
-  expect(JSON.stringify(await encryptingClient.workflow.getHandle(workflowId).query('messages'))).toContain(`secret notes about ${marker}`);
+  expect(JSON.stringify(await encryptingClient.workflow.getHandle(workflowId).query(messagesQuery))).toContain(`secret notes about ${marker}`);
 });
 
 test('a fork of an encrypted run inherits its encrypted input, and the loaded conversation is stored encrypted', async () => {

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { execFileSync } from 'node:child_process';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
-import type { RunStatus } from '../../src/common/wire';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { createBareAgentWorker } from '../../src/worker/create-worker';
@@ -18,6 +17,7 @@ import { freePort } from '../support/free-port';
 import { byPrompt } from '../support/by-prompt';
 import { everythingServer, MCP_READ_PATHS } from '../support/mcp-servers';
 import { ScriptedModelServer, type Scenario, type ScriptStep } from '../support/scripted-model-server';
+import { decidePermissionUpdate, permissionDecisionSignal, statusQuery, userMessageSignal } from '../../src/common/contract';
 
 interface Recording {
   name: string;
@@ -36,7 +36,7 @@ interface Recording {
 
 async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void> {
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-    if ((await handle.query<RunStatus>('status')).phase === phase) return;
+    if ((await handle.query(statusQuery)).phase === phase) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${handle.workflowId} never reached phase ${phase}`);
@@ -44,7 +44,7 @@ async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void
 
 async function waitForPending(handle: WorkflowHandle): Promise<string> {
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-    const status = await handle.query<RunStatus>('status');
+    const status = await handle.query(statusQuery);
     const first = status.pendingPermissions[0];
     if (first) return first.requestId;
     await new Promise((r) => setTimeout(r, 100));
@@ -93,7 +93,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Run echo', model: 'm', workspace }),
     drive: async (handle) => {
       const requestId = await waitForPending(handle);
-      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+      await handle.signal(permissionDecisionSignal, { requestId, decision: 'allow' });
     },
   },
   {
@@ -102,7 +102,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Write a', model: 'm', workspace }),
     drive: async (handle) => {
       const requestId = await waitForPending(handle);
-      await handle.executeUpdate('decidePermission', { args: [{ requestId, decision: 'deny', reason: 'not today' }] });
+      await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId, decision: 'deny', reason: 'not today' }] });
     },
   },
   {
@@ -154,7 +154,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Question one', model: 'm', workspace, idleTimeout: '30s' }),
     drive: async (handle) => {
       await waitForPhase(handle, 'idle');
-      await handle.signal('userMessage', { text: 'Question two' });
+      await handle.signal(userMessageSignal, { text: 'Question two' });
     },
   },
   {
@@ -218,7 +218,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Look around', model: 'm', workspace, permissionRules: { deny: ['write_file(.env)'] }, sandbox: { network: 'none' } }),
     drive: async (handle) => {
       const requestId = await waitForPending(handle);
-      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+      await handle.signal(permissionDecisionSignal, { requestId, decision: 'allow' });
     },
   },
   {
@@ -255,7 +255,7 @@ export const recordings: Recording[] = [
     }),
     drive: async (handle) => {
       const requestId = await waitForPending(handle);
-      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+      await handle.signal(permissionDecisionSignal, { requestId, decision: 'allow' });
     },
   },
   {

@@ -10,11 +10,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Message, ToolResultBlock } from '../../src/common/messages';
+import type { ToolResultBlock } from '../../src/common/messages';
 import type { PermissionMode } from '../../src/common/input';
-import type { AgentRunResult, RunStatus, StepRecord } from '../../src/common/wire';
+import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { attacks, benignCall, DENY_RULES, makeWorld, type Attack, type World } from './attacks';
+import { decidePermissionUpdate, messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 const envCanary = `canary-${randomUUID()}`;
 const homeMarker = `.bareagent-redteam-${randomUUID()}`;
@@ -67,11 +68,11 @@ function approveEverything(handle: WorkflowHandle, asked: Set<string>): { stop: 
   let running = true;
   const loop = (async () => {
     while (running) {
-      const status = await handle.query<RunStatus>('status').catch(() => undefined);
+      const status = await handle.query(statusQuery).catch(() => undefined);
       for (const pending of status?.pendingPermissions ?? []) {
         if (asked.has(pending.requestId)) continue;
         asked.add(pending.requestId);
-        await handle.executeUpdate('decidePermission', { args: [{ requestId: pending.requestId, decision: 'allow' }] }).catch(() => undefined);
+        await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: pending.requestId, decision: 'allow' }] }).catch(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -133,7 +134,7 @@ async function attackRun(mode: PermissionMode) {
   } finally {
     await approver.stop();
   }
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   const outputs = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'user' || !Array.isArray(message.content)) continue;
@@ -159,11 +160,11 @@ describe.each(MODES)('in %s mode', (mode) => {
     if (mode === 'bypass' || mode === 'auto') expect(outputs.get('env')).toContain('PATH=');
     if (mode === 'default') expect([...asked]).toEqual(expect.arrayContaining(['write-outside', 'read-shadow', 'tcp-canary', 'fork-bomb']));
 
-    const status = await handle.query<RunStatus>('status');
+    const status = await handle.query(statusQuery);
     expect(status.sandbox).toMatchObject({ network: 'none', workspace: mode === 'plan' ? 'read-only' : 'read-write' });
     if (mode !== 'plan') {
       expect(status.sandbox.enforcement).toBe('bubblewrap');
-      const steps = await handle.query<StepRecord[]>('steps');
+      const steps = await handle.query(stepsQuery);
       expect(steps.find((step) => step.tools.some((tool) => tool.startsWith('bash')))?.sandbox).toBe(
         'network none · workspace read-write · bubblewrap',
       );

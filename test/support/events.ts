@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../../src/common/events';
+import { eventsQuery } from '../../src/common/contract';
 
 /**
  * Follows a run's stream from offset 0 until it closes, then catches up through the `events`
@@ -14,7 +15,7 @@ export async function collectEvents(client: Client, workflowId: string): Promise
     events.push(item.data);
     next = item.offset + 1;
   }
-  const rest = await client.workflow.getHandle(workflowId).query<Array<{ offset: number; event: RunEvent }>, [number]>('events', next);
+  const rest = await client.workflow.getHandle(workflowId).query(eventsQuery, next);
   return [...events, ...rest.map((r) => r.event)];
 }
 

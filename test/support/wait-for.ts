@@ -1,5 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { PendingPermission, RunStatus } from '../../src/common/wire';
+import type { PendingPermission } from '../../src/common/wire';
+import { statusQuery } from '../../src/common/contract';
 
 export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -14,7 +15,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
 /** The permission request a run waits on now (the first, when several). */
 export function pendingRequest(handle: WorkflowHandle, requestId?: string): Promise<PendingPermission> {
   return waitFor(async () => {
-    const status = await handle.query<RunStatus>('status');
+    const status = await handle.query(statusQuery);
     return status.pendingPermissions.find((p) => requestId === undefined || p.requestId === requestId);
   }, `a pending permission request${requestId ? ` ${requestId}` : ''} in ${handle.workflowId}`);
 }

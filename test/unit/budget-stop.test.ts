@@ -5,7 +5,7 @@ test('no stop while every budget has some left', () => {
   expect(budgetStop(createBudgetState(0), { maxIterations: 5 }, 5, 0)).toBeUndefined();
 });
 
-test('out of iterations: the SPEC message, max_iterations, and what was used', () => {
+test('out of iterations: the documented message, max_iterations, and what was used', () => {
   const state = { ...createBudgetState(0), iterations: 5 };
   expect(budgetStop(state, { maxIterations: 5 }, 5, 0)).toEqual({
     kind: 'stop',

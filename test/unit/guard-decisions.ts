@@ -39,7 +39,7 @@ export const every = (behavior: PermissionBehavior): ByMode => ({ default: behav
 
 export function describeSharedGuardDecisions(guard: Guard): void {
   const check = checkWith(guard);
-  describe('mode × tool, no rules (DESIGN.md section 4)', () => {
+  describe('mode × tool, no rules (README, Security model)', () => {
     const table: Array<[tool: string, argument: string, expected: ByMode]> = [
       ['read_file', 'src/a.ts', every('allow')],
       ['glob', 'src/**/*.ts', every('allow')],

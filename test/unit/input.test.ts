@@ -9,7 +9,7 @@ function messageOf(raw: unknown): string {
   return parsed.message.slice(PREFIX.length);
 }
 
-describe('parseAgentRunInput: defaults (DESIGN.md section 2)', () => {
+describe('parseAgentRunInput: defaults (README, Configuration)', () => {
   test('a prompt alone gets every default', () => {
     expect(parseAgentRunInput({ prompt: 'Fix the build' })).toEqual({
       ok: true,

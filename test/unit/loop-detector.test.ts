@@ -31,7 +31,7 @@ function run(
 
 const kinds = (verdicts: LoopVerdict[]) => verdicts.map((v) => v.kind);
 
-describe('loop detector (SPEC 3.2, seed 003 4.3)', () => {
+describe('loop detector', () => {
   test('the seed\'s constants and message', () => {
     expect([LOOP_WARN_AT, LOOP_STOP_AT]).toEqual([3, 5]);
     expect(REPEATED_ACTION_MESSAGE).toBe('Repeated action detected; diagnose before retrying');

@@ -2,10 +2,10 @@ import { isMarkedRunning } from '../support/process-state';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
+import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ test('a job that succeeds and one that fails: submitted at once, notified with t
   ]);
   const handle = await h.start({ prompt: 'run jobs', model: 'jobs', workspace: h.workspace(), permissionMode: 'auto' });
   expect(await handle.result()).toMatchObject({ text: 'Both jobs reported.' });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages[2]?.content).toEqual([
     { type: 'tool_result', tool_use_id: 'b1', content: 'Submitted background task build', is_error: false },
     { type: 'tool_result', tool_use_id: 'b2', content: 'Submitted background task job-1', is_error: false },
@@ -53,13 +53,13 @@ test('a final answer while a job runs waits for it (completion proposal) and goe
     { text: 'Now we are done: tests green.' },
   ]);
   const handle = await h.start({ prompt: 'test in background', model: 'proposal', workspace: h.workspace(), permissionMode: 'auto' });
-  await waitFor(async () => ((await handle.query<RunStatus>('status')).phase === 'waiting_for_jobs' ? true : undefined), 'waiting for jobs');
-  expect((await handle.query<RunStatus>('status')).backgroundJobs).toMatchObject([{ taskId: 'tests', kind: 'command' }]);
+  await waitFor(async () => ((await handle.query(statusQuery)).phase === 'waiting_for_jobs' ? true : undefined), 'waiting for jobs');
+  expect((await handle.query(statusQuery)).backgroundJobs).toMatchObject([{ taskId: 'tests', kind: 'command' }]);
   expect(await handle.result()).toMatchObject({ text: 'Now we are done: tests green.', iterations: 3 });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages[3]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'I think we are done.' }] });
   expect(messages[4]?.content).toContain('- Task tests: done - tests green');
-  expect((await handle.query<StepRecord[]>('steps')).map((s) => s.reason)).toEqual(['next_turn', 'waiting_for_jobs', 'stop:final_answer']);
+  expect((await handle.query(stepsQuery)).map((s) => s.reason)).toEqual(['next_turn', 'waiting_for_jobs', 'stop:final_answer']);
 });
 
 test('a task id that is still running is refused', async () => {
@@ -74,7 +74,7 @@ test('a task id that is still running is refused', async () => {
   ]);
   const handle = await h.start({ prompt: 'dup', model: 'dup', workspace: h.workspace(), permissionMode: 'auto', waitForJobs: false });
   await handle.result();
-  const results = (await handle.query<Message[]>('messages'))[2]?.content as Array<{ content: string; is_error: boolean }>;
+  const results = (await handle.query(messagesQuery))[2]?.content as Array<{ content: string; is_error: boolean }>;
   expect(results.map((r) => [r.content, r.is_error])).toEqual([
     ['Submitted background task same', false],
     ['Background task already running: same', true],
@@ -115,7 +115,7 @@ test('the worker killed during a job, then restarted: the job runs again and its
   const second = await WorkerProcess.start(h);
   try {
     expect(await handle.result()).toMatchObject({ text: 'The slow job finished.' });
-    const messages = await handle.query<Message[]>('messages');
+    const messages = await handle.query(messagesQuery);
     expect(systemMessages(messages).join('')).toContain('- Task slow: done - finished');
     expect(readFileSync(path.join(workspace, 'runs.log'), 'utf8').trim().split('\n')).toEqual(['started', 'started']);
   } finally {

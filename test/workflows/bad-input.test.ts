@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Message, ToolResultBlock } from '../../src/common/messages';
+import type { ToolResultBlock } from '../../src/common/messages';
 import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
+import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 
 let h: Harness;
 let worker: WorkerProcess;
@@ -212,7 +213,7 @@ describe('signals and updates with malformed payloads', () => {
       [[{ requestId: 'ask', decision: 'allow', by: 'me' }], 'by: unknown field'],
     ];
     for (const [args, reason] of updates) {
-      const error = (await handle.executeUpdate('decidePermission', { args: args as [unknown] }).catch((err: unknown) => err)) as Error & { cause?: Error };
+      const error = (await handle.executeUpdate(decidePermissionUpdate, { args: args as [unknown] }).catch((err: unknown) => err)) as Error & { cause?: Error };
       expect(`${error.message}: ${error.cause?.message}`).toContain(reason);
     }
     const cliUpdate = await temporal(['workflow', 'update', 'execute', '--workflow-id', handle.workflowId, '--name', 'decidePermission', '--input', '{"decision":"allow"}']);
@@ -223,7 +224,7 @@ describe('signals and updates with malformed payloads', () => {
     expect(cliUnknown.stderr).toContain('No registered handler for update: noSuchUpdate');
 
     // Still waiting on the same question, nothing failed, and the worker said why it ignored each signal.
-    const status = await handle.query<{ phase: string; pendingPermissions: Array<{ requestId: string }> }>('status');
+    const status = await handle.query(statusQuery);
     expect(status).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ requestId: 'ask' }] });
     const log = await waitFor(async () => {
       const text = worker.output.text.slice(logBefore);
@@ -235,7 +236,7 @@ describe('signals and updates with malformed payloads', () => {
     expect(log).toContain('permissionDecision signal ignored: no pending permission request with id nope');
     expect(log).toContain('userMessage signal ignored: text:');
 
-    await handle.executeUpdate('decidePermission', { args: [{ requestId: 'ask', decision: 'allow' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] });
     expect(await handle.result()).toMatchObject({ text: 'Allowed and done.' });
     expect((await eventKinds(handle)).filter((k) => k === 'workflowTaskFailed')).toEqual([]);
   });
@@ -250,7 +251,7 @@ describe('signals and updates with malformed payloads', () => {
     expect(sent.code).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(await readdirOf(handle)).toEqual([]); // the approval inside the bad payload did not take effect
-    await handle.executeUpdate('decidePermission', { args: [{ requestId: 'ask', decision: 'allow' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] });
     expect(await handle.result()).toMatchObject({ text: 'Allowed and done.' });
     expect((await eventKinds(handle)).filter((k) => k === 'workflowTaskFailed')).toEqual([]);
   });
@@ -258,7 +259,7 @@ describe('signals and updates with malformed payloads', () => {
 
 describe('model output', () => {
   const toolResultsOf = async (handle: WorkflowHandle) =>
-    (await handle.query<Message[]>('messages')).flatMap((m) =>
+    (await handle.query(messagesQuery)).flatMap((m) =>
       m.role === 'user' && Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [],
     );
 
@@ -360,7 +361,7 @@ describe('tool input through the workflow', () => {
     const handle = await h.start({ prompt: 'tools', model: 'tool-input', workspace, permissionMode: 'auto', stream: false });
     expect(await handle.result()).toMatchObject({ text: 'Handled.' });
     const byId = new Map(
-      (await handle.query<Message[]>('messages'))
+      (await handle.query(messagesQuery))
         .flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : []))
         .map((r) => [r.tool_use_id, r]),
     );

@@ -5,6 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Message } from '../../src/common/messages';
 import { Harness } from '../support/harness';
+import { messagesQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ test('a run handed state without a version (as runs in flight carry it) takes it
   const carried = fixture('v1-unversioned.json');
   const handle = await h.start({ prompt: 'Go long', model: 'done', workspace: h.workspace(), resume: carried });
   expect(await handle.result()).toMatchObject({ text: 'Picked up where the last run stopped.' });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages.slice(0, (carried.messages as Message[]).length)).toEqual(carried.messages);
 });
 

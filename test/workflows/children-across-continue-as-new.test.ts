@@ -1,7 +1,7 @@
-import type { Message } from '../../src/common/messages';
 import type { Harness } from '../support/harness';
 import { shortHistoryHarness } from '../support/short-history-server';
 import { waitFor } from '../support/wait-for';
+import { messagesQuery } from '../../src/common/contract';
 
 /** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
 const harness = shortHistoryHarness('bareagent-can-jobs-');
@@ -35,6 +35,6 @@ test('a run does not continue as new while its job runs (that would cancel the j
   expect(continued.length).toBeGreaterThanOrEqual(1);
   // Not before the job reported (its close may follow the report by a few milliseconds).
   expect(Math.min(...continued)).toBeGreaterThan((job.closeTime?.getTime() ?? Infinity) - 1000);
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages.find((m) => m.role === 'system')?.content).toContain('- Task carried: done - carried job done');
 }, 120_000);

@@ -1,8 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { isMarkedRunning } from '../support/process-state';
 import { waitFor } from '../support/wait-for';
+import { statusQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -69,7 +69,7 @@ async function expectChildrenEnded({ handle, marker, scenario }: RunWithChildren
 
 test('a terminated run: its job and background subagent are cancelled by the server, the process killed', async () => {
   const run = await startRunWithChildren('terminated', true);
-  await waitFor(async () => ((await run.handle.query<RunStatus>('status')).phase === 'waiting_for_jobs' ? true : undefined), 'the run to wait for its jobs');
+  await waitFor(async () => ((await run.handle.query(statusQuery)).phase === 'waiting_for_jobs' ? true : undefined), 'the run to wait for its jobs');
   await run.handle.terminate('test: terminate the run');
   expect((await run.handle.describe()).status.name).toBe('TERMINATED');
   await expectChildrenEnded(run);

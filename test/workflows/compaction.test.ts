@@ -1,8 +1,7 @@
-import type { Message } from '../../src/common/messages';
-import type { StepRecord } from '../../src/common/wire';
 import { estimateTextTokens } from '../../src/loop/token-count';
 import { Harness } from '../support/harness';
 import type { ScriptStep } from '../support/scripted-model-server';
+import { messagesQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -25,12 +24,12 @@ test('micro compaction: all but the last 3 tool results become placeholders', as
   h.model.setScenario('micro', withSummary([...reads, { text: 'read them all' }], { text: 'unused' }));
   const handle = await h.start({ prompt: 'read', model: 'micro', workspace: h.workspace(files), compaction: { thresholdTokens: 2000 } });
   expect(await handle.result()).toMatchObject({ text: 'read them all' });
-  const results = (await handle.query<Message[]>('messages'))
+  const results = (await handle.query(messagesQuery))
     .filter((m) => m.role === 'user' && Array.isArray(m.content))
     .map((m) => (m.content as Array<{ content: string }>)[0]?.content ?? '');
   expect(results.slice(0, 2)).toEqual(['[truncated: read_file result, 2004 chars]', '[truncated: read_file result, 2004 chars]']);
   expect(results.slice(2).every((r) => r.startsWith('1: xxx'))).toBe(true);
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.some((s) => s.reason === 'compacted:micro' && /context too long/.test(s.detail ?? ''))).toBe(true);
   // The model never saw more than the threshold allows plus the newest results.
   const last = h.model.requestsFor('micro').at(-1)?.body;
@@ -46,12 +45,12 @@ test('full compaction: a model-written summary replaces the older turns', async 
     compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 },
   });
   expect(await handle.result()).toMatchObject({ text: 'done after summary' });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages[0]).toEqual({ role: 'user', content: 'read' });
   expect(messages[1]?.content).toBe('<compacted-summary>\nRead f1..f3; all hold x.\n</compacted-summary>');
   const summaryCall = h.model.requestsFor('full').find((r) => !r.body.tools);
   expect(summaryCall?.body.messages.at(-1).content).toContain('f1.txt');
-  expect((await handle.query<StepRecord[]>('steps')).some((s) => s.reason === 'compacted:full')).toBe(true);
+  expect((await handle.query(stepsQuery)).some((s) => s.reason === 'compacted:full')).toBe(true);
 });
 
 test('a failed summary restores the history from the backup and the run goes on', async () => {
@@ -64,10 +63,10 @@ test('a failed summary restores the history from the backup and the run goes on'
     compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 },
   });
   expect(await handle.result()).toMatchObject({ text: 'still fine' });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages.some((m) => typeof m.content === 'string' && m.content.includes('<compacted-summary>'))).toBe(false);
   expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(6);
-  const failed = (await handle.query<StepRecord[]>('steps')).find((s) => s.reason === 'compaction_failed');
+  const failed = (await handle.query(stepsQuery)).find((s) => s.reason === 'compaction_failed');
   expect(failed?.detail).toContain('summary refused');
   expect(failed?.detail).toContain('restored from the backup');
 });
@@ -91,7 +90,7 @@ describe('counting tokens as the provider does', () => {
       compaction: { thresholdTokens: 3000, keepRecentToolResults: 1 },
     });
     expect(await handle.result()).toMatchObject({ text: '读完了。' });
-    const steps = await handle.query<StepRecord[]>('steps');
+    const steps = await handle.query(stepsQuery);
     // About 1,700 tokens a file: over 3,000 once two results are in; four characters a token would see ~1,300 for all three.
     expect(steps.filter((s) => s.reason === 'compacted:micro').length).toBeGreaterThanOrEqual(1);
   });
@@ -105,7 +104,7 @@ describe('counting tokens as the provider does', () => {
     });
     const handle = await h.start({ prompt: 'read', model: 'counted', workspace: h.workspace({ 'small.txt': `${'short text '.repeat(100)}\n` }), compaction: { keepRecentToolResults: 0 } });
     expect(await handle.result()).toMatchObject({ text: 'done' });
-    const steps = await handle.query<StepRecord[]>('steps');
+    const steps = await handle.query(stepsQuery);
     expect(steps.find((s) => s.reason === 'compacted:micro')?.detail).toMatch(/^context too long: ~60\d{3} → /);
   });
 });

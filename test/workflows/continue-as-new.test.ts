@@ -1,8 +1,7 @@
-import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import type { Harness } from '../support/harness';
 import { shortHistoryHarness } from '../support/short-history-server';
 import { collectEvents } from '../support/events';
+import { messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../../src/common/contract';
 
 /** This file's own dev server, told to suggest continue-as-new after 150 events instead of thousands. */
 const harness = shortHistoryHarness('bareagent-can-');
@@ -22,7 +21,7 @@ test('a run of well over 100 iterations continues as new several times and its s
   const handle = await h.start({ prompt: 'a long task', model: 'long', workspace: h.workspace(), permissionMode: 'auto', budgets: { maxTokens: 10_000_000 } });
   const events = collectEvents(h.client, handle.workflowId);
   await new Promise((r) => setTimeout(r, 1500));
-  await handle.signal('userMessage', { text: 'a follow-up that crosses runs' });
+  await handle.signal(userMessageSignal, { text: 'a follow-up that crosses runs' });
   const result = await handle.result();
   expect(result).toMatchObject({ text: 'Finished the long run.', iterations: ITERATIONS + 1 });
 
@@ -30,16 +29,16 @@ test('a run of well over 100 iterations continues as new several times and its s
   for await (const run of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(run.status.name);
   expect(runs.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(3);
 
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages[0]).toEqual({ role: 'user', content: 'a long task' });
   expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(ITERATIONS + 1);
   expect(messages.some((m) => m.content === 'a follow-up that crosses runs')).toBe(true);
   // The job started in the first run reported to a later one.
   expect(messages.find((m) => m.role === 'system')?.content).toContain('- Task slow: done - slow job done');
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.filter((s) => s.reason === 'continue_as_new').length).toBeGreaterThanOrEqual(3);
   expect(steps.map((s) => s.step_id)).toEqual(steps.map((_, i) => i + 1));
-  const status = await handle.query<RunStatus>('status');
+  const status = await handle.query(statusQuery);
   expect(status.usage.inputTokens).toBe(result.usage.inputTokens);
   // A follower from offset 0 saw the whole conversation across the runs.
   const seen = await events;

@@ -1,7 +1,6 @@
-import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import type { Harness } from '../support/harness';
 import { shortHistoryHarness } from '../support/short-history-server';
+import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 /** Forks of (and by) runs that continued as new: this file's own server suggests it after 150 events. */
 const harness = shortHistoryHarness('bareagent-fork-can-');
@@ -38,12 +37,12 @@ test('a fork of a continued-as-new origin reads its latest run, or the run asked
   expect((await runIds(atEnd.workflowId)).filter((r) => r.status === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
   const [firstRequest] = h.model.requestsFor('fork-end');
   expect(toolIds(firstRequest!.body)).toEqual(Array.from({ length: ITERATIONS }, (_, i) => `o${i}`));
-  const status = await atEnd.query<RunStatus>('status');
-  const lastStep = (await origin.query<StepRecord[]>('steps')).at(-1)!.step_id;
+  const status = await atEnd.query(statusQuery);
+  const lastStep = (await origin.query(stepsQuery)).at(-1)!.step_id;
   expect(lastStep).toBeGreaterThan(ITERATIONS + 1); // next_turn steps, continue_as_new steps, the answer
   expect(status.forkedFrom).toEqual({ workflowId: origin.workflowId, runId: latest, step: lastStep });
   expect((await atEnd.describe()).searchAttributes.BareAgentForkedFrom).toEqual([origin.workflowId]);
-  const messages = await atEnd.query<Message[]>('messages');
+  const messages = await atEnd.query(messagesQuery);
   expect(messages.filter((m) => m.content === 'go on')).toHaveLength(1);
   expect(messages.filter((m) => m.content === 'long origin')).toHaveLength(1);
 
@@ -53,5 +52,5 @@ test('a fork of a continued-as-new origin reads its latest run, or the run asked
   await early.result();
   const [earlyRequest] = h.model.requestsFor('fork-first');
   expect(toolIds(earlyRequest!.body)).toEqual(['o0', 'o1', 'o2']);
-  expect((await early.query<RunStatus>('status')).forkedFrom).toEqual({ workflowId: origin.workflowId, runId: first, step: 3 });
+  expect((await early.query(statusQuery)).forkedFrom).toEqual({ workflowId: origin.workflowId, runId: first, step: 3 });
 }, 180_000);

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
-import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import { NOT_RUN_IN_ORIGIN } from '../../src/loop/fork-point';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
+import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,7 +37,7 @@ describe('a fork at step 2 of a 5-step run', () => {
   });
 
   test('gets exactly the conversation of step 2, runs none of its tools again, and links to its origin', async () => {
-    const steps = await origin.query<StepRecord[]>('steps');
+    const steps = await origin.query(stepsQuery);
     expect(steps.map((s) => [s.step_id, s.reason, s.message_count])).toEqual([
       [1, 'next_turn', 3],
       [2, 'next_turn', 5],
@@ -51,10 +50,10 @@ describe('a fork at step 2 of a 5-step run', () => {
     expect(await fork.result()).toMatchObject({ text: 'fork done' });
     const [request] = h.model.requestsFor('five-fork');
     expect(shape(request!.body.messages)).toEqual(['user:five steps', 'assistant:call_1', 'tool:call_1', 'assistant:call_2', 'tool:call_2', 'user:take another way']);
-    const messages = await fork.query<Message[]>('messages');
+    const messages = await fork.query(messagesQuery);
     expect(JSON.stringify(messages)).not.toContain('call_3');
     expect(readFileSync(path.join(workspace, 'log.txt'), 'utf8')).toBe('step-1\nstep-2\nstep-3\nstep-4\n');
-    const status = await fork.query<RunStatus>('status');
+    const status = await fork.query(statusQuery);
     expect(status.forkedFrom).toEqual({ workflowId: origin.workflowId, runId: (await origin.describe()).runId, step: 2 });
     const description = await fork.describe();
     expect(description.memo).toEqual({ forkedFrom: status.forkedFrom });
@@ -92,7 +91,7 @@ test('a run cancelled while a tool call waited for approval: the fork closes tha
   h.model.setScenario('cancelled', [{ text: 'cleaning', toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] }]);
   const workspace = h.workspace({ 'build/x': 'x' });
   const origin = await h.start({ prompt: 'clean up', model: 'cancelled', workspace, stream: false });
-  await waitFor(async () => ((await origin.query<RunStatus>('status')).pendingPermissions.length === 1 ? true : undefined), 'the permission question');
+  await waitFor(async () => ((await origin.query(statusQuery)).pendingPermissions.length === 1 ? true : undefined), 'the permission question');
   await origin.cancel();
   await origin.result().catch(() => undefined);
   h.model.setScenario('cancelled-fork', [{ text: 'resumed' }]);
@@ -102,5 +101,5 @@ test('a run cancelled while a tool call waited for approval: the fork closes tha
   const messages = request!.body.messages as Array<{ role: string; content: string; tool_call_id?: string }>;
   expect(shape(messages as never)).toEqual(['user:clean up', 'assistant:call_rm', 'tool:call_rm', 'user:Continue from where you stopped.']);
   expect(messages.find((m) => m.role === 'tool')?.content).toBe(NOT_RUN_IN_ORIGIN);
-  expect((await fork.query<RunStatus>('status')).forkedFrom?.step).toBe(1); // its only step: stop:cancelled
+  expect((await fork.query(statusQuery)).forkedFrom?.step).toBe(1); // its only step: stop:cancelled
 });

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { type ApplicationFailure } from '@temporalio/common';
-import type { StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
+import { stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -50,7 +50,7 @@ test("the provider failure is the run's last step record", async () => {
   h.model.setScenario('down-steps', () => ({ status: 503, errorMessage: 'still down' }));
   const handle = await h.start({ prompt: 'hi', model: 'down-steps', stream: false, workspace: h.workspace() });
   await handle.result().catch(() => undefined);
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.at(-1)).toMatchObject({ step_id: 1, reason: 'stop:provider_error', detail: 'InternalServerError: 503 still down' });
 });
 
@@ -87,7 +87,7 @@ test('an empty reply is not an answer: the model is nudged once, and nothing emp
   const second = h.model.requestsFor('empty-then-answer')[1]?.body as { messages: Array<{ role: string; content: unknown; tool_calls?: unknown }> };
   expect(second.messages.filter((m) => m.role === 'assistant')).toEqual([]);
   expect(second.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/^Your last reply was empty/) });
-  expect((await handle.query<StepRecord[]>('steps'))[0]).toMatchObject({ reason: 'empty_reply' });
+  expect((await handle.query(stepsQuery))[0]).toMatchObject({ reason: 'empty_reply' });
 });
 
 test('a second empty reply in a row fails the run with a clear error', async () => {

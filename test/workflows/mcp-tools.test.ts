@@ -4,6 +4,7 @@ import type { Message, ToolResultBlock } from '../../src/common/messages';
 import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { everythingServer, filesystemServer, MCP_READ_PATHS } from '../support/mcp-servers';
+import { messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
 
 const WORKER_ONLY = 'worker-only-value-never-in-a-server';
 
@@ -36,8 +37,8 @@ async function run(calls: Array<Array<{ id: string; name: string; arguments: unk
     result,
     ms,
     workspace,
-    results: results(await handle.query<Message[]>('messages')),
-    status: await handle.query<RunStatus>('status'),
+    results: results(await handle.query(messagesQuery)),
+    status: await handle.query(statusQuery),
     requests: h.model.requestsFor(scenario),
   };
 }
@@ -106,13 +107,13 @@ test('in default mode a write tool asks a human, who may deny it', async () => {
   const handle = await h.start({ prompt: 'Make a dir', model: scenario, workspace, stream: false, sandbox, mcpServers: { fs: filesystemServer(workspace) } });
   let status: RunStatus | undefined;
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    status = await handle.query<RunStatus>('status');
+    status = await handle.query(statusQuery);
     if (status.pendingPermissions.length > 0) break;
   }
   expect(status?.pendingPermissions[0]).toMatchObject({ requestId: 'w1', tool: 'mcp__fs__create_directory' });
-  await handle.signal('permissionDecision', { requestId: 'w1', decision: 'deny' });
+  await handle.signal(permissionDecisionSignal, { requestId: 'w1', decision: 'deny' });
   await handle.result();
-  expect(results(await handle.query<Message[]>('messages'))[0]).toMatchObject({ content: 'User denied.', is_error: true });
+  expect(results(await handle.query(messagesQuery))[0]).toMatchObject({ content: 'User denied.', is_error: true });
 });
 
 test('a server that does not start: the run goes on, the model is told, status shows why, a call is an error result', async () => {

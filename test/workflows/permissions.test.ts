@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { Message } from '../../src/common/messages';
-import type { RunStatus, StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { pendingRequest, waitFor } from '../support/wait-for';
+import { decidePermissionUpdate, messagesQuery, permissionDecisionSignal, statusQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -26,20 +25,20 @@ async function runAsking(files: string[], extra: Record<string, unknown> = {}) {
 }
 
 const resultsOf = async (handle: Awaited<ReturnType<typeof runAsking>>['handle']) =>
-  ((await handle.query<Message[]>('messages'))[2]?.content ?? []) as Array<{ content: string; is_error: boolean }>;
+  ((await handle.query(messagesQuery))[2]?.content ?? []) as Array<{ content: string; is_error: boolean }>;
 
 test('asking records a pending request, shows it in status and in search attributes, and a signal allows it', async () => {
   const { handle, workspace } = await runAsking(['a.txt']);
   const pending = await pendingRequest(handle);
   expect(pending).toMatchObject({ requestId: 'req_1', tool: 'bash', input: { command: 'touch a.txt', timeout: 30 } });
   expect(Date.parse(pending.deadline) - Date.parse(pending.requestedAt)).toBe(15 * 60_000);
-  const status = await handle.query<RunStatus>('status');
+  const status = await handle.query(statusQuery);
   expect(status.phase).toBe('awaiting_approval');
   await waitFor(async () => {
     const description = await handle.describe();
     return description.searchAttributes.BareAgentWaitingForHuman?.[0] === true ? true : undefined;
   }, 'the waiting-for-human search attribute');
-  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   expect(existsSync(path.join(workspace, 'a.txt'))).toBe(true);
   expect((await handle.describe()).searchAttributes.BareAgentWaitingForHuman).toEqual([false]);
@@ -48,20 +47,21 @@ test('asking records a pending request, shows it in status and in search attribu
 test('the decidePermission update allows, and rejects an unknown id and a second decision', async () => {
   const { handle, workspace } = await runAsking(['b.txt']);
   await pendingRequest(handle);
-  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'nope', decision: 'allow' }] })).rejects.toThrow(
+  await expect(handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'nope', decision: 'allow' }] })).rejects.toThrow(
     WorkflowUpdateFailedError,
   );
   await expect(
-    handle.executeUpdate('decidePermission', { args: [{ requestId: 'nope', decision: 'allow' }] }),
+    handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'nope', decision: 'allow' }] }),
   ).rejects.toMatchObject({ cause: { message: 'no pending permission request with id nope' } });
-  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'maybe' }] })).rejects.toMatchObject({
+  // A bad decision as an outside client (no types) could send it, by the update's name.
+  await expect(handle.executeUpdate(decidePermissionUpdate.name, { args: [{ requestId: 'req_1', decision: 'maybe' }] })).rejects.toMatchObject({
     cause: { message: expect.stringContaining('invalid decision: decision:') },
   });
-  expect(await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'allow' }] })).toEqual({
+  expect(await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_1', decision: 'allow' }] })).toEqual({
     requestId: 'req_1',
     decision: 'allow',
   });
-  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'deny' }] })).rejects.toMatchObject({
+  await expect(handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_1', decision: 'deny' }] })).rejects.toMatchObject({
     cause: { message: 'permission request req_1 was already decided' },
   });
   await handle.result();
@@ -71,7 +71,7 @@ test('the decidePermission update allows, and rejects an unknown id and a second
 test('a denial becomes "User denied." and the tool does not run', async () => {
   const { handle, workspace } = await runAsking(['c.txt']);
   await pendingRequest(handle);
-  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'deny', reason: 'no' });
+  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'deny', reason: 'no' });
   await handle.result();
   expect(await resultsOf(handle)).toEqual([{ type: 'tool_result', tool_use_id: 'req_1', content: 'User denied.', is_error: true }]);
   expect(existsSync(path.join(workspace, 'c.txt'))).toBe(false);
@@ -82,7 +82,7 @@ test('no answer within approvalTimeout denies (fail closed) and the step record 
   await handle.result();
   expect((await resultsOf(handle))[0]?.content).toBe('User denied.');
   expect(existsSync(path.join(workspace, 'd.txt'))).toBe(false);
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.find((s) => s.reason === 'approval_timed_out')).toMatchObject({ tools: ['bash touch d.txt'] });
 });
 
@@ -90,12 +90,12 @@ test('two requests in one response are asked one after the other, in order', asy
   const { handle, workspace } = await runAsking(['e.txt', 'f.txt']);
   const first = await pendingRequest(handle);
   expect(first.requestId).toBe('req_1');
-  expect((await handle.query<RunStatus>('status')).pendingPermissions).toHaveLength(1);
+  expect((await handle.query(statusQuery)).pendingPermissions).toHaveLength(1);
   // The second is not asked yet: deciding it now is refused.
-  await expect(handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_2', decision: 'allow' }] })).rejects.toThrow();
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_1', decision: 'deny' }] });
+  await expect(handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_2', decision: 'allow' }] })).rejects.toThrow();
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_1', decision: 'deny' }] });
   await pendingRequest(handle, 'req_2');
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'req_2', decision: 'allow' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_2', decision: 'allow' }] });
   await handle.result();
   expect((await resultsOf(handle)).map((r) => r.content)).toEqual(['User denied.', '']);
   expect([existsSync(path.join(workspace, 'e.txt')), existsSync(path.join(workspace, 'f.txt'))]).toEqual([false, true]);
@@ -104,10 +104,10 @@ test('two requests in one response are asked one after the other, in order', asy
 test('a malformed signal is ignored with a log line, not a crash', async () => {
   const { handle } = await runAsking(['g.txt']);
   await pendingRequest(handle);
-  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'perhaps' } as never);
-  await handle.signal('permissionDecision', 'garbage' as never);
-  expect((await handle.query<RunStatus>('status')).pendingPermissions).toHaveLength(1);
-  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'perhaps' } as never);
+  await handle.signal(permissionDecisionSignal, 'garbage' as never);
+  expect((await handle.query(statusQuery)).pendingPermissions).toHaveLength(1);
+  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
   await expect(handle.result()).resolves.toMatchObject({ text: 'Finished.' });
 });
 
@@ -115,7 +115,7 @@ test('a decision sent while no worker runs is applied when a worker returns', as
   const { handle, workspace } = await runAsking(['h.txt']);
   await pendingRequest(handle);
   await h.stopWorkers();
-  await handle.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
   await new Promise((r) => setTimeout(r, 500));
   expect((await handle.describe()).status.name).toBe('RUNNING');
   await h.startWorker();
@@ -133,12 +133,12 @@ test('an answer holds for its own request only: a provider that reuses a call id
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'two files', model: scenario, workspace, stream: false });
   await pendingRequest(handle, 'same');
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'same', decision: 'allow' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'same', decision: 'allow' }] });
   await waitFor(async () => (existsSync(path.join(workspace, 'first.txt')) ? true : undefined), 'the first command');
   // The second call carries the same id: it is a new question, not the first answer again.
   const second = await pendingRequest(handle, 'same');
   expect(second.input).toMatchObject({ command: 'touch second.txt' });
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'same', decision: 'deny' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'same', decision: 'deny' }] });
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   expect(existsSync(path.join(workspace, 'second.txt'))).toBe(false);
 });
@@ -161,7 +161,7 @@ test('calls with empty or shared ids get ids of their own, each answerable', asy
   for (const expected of ['call_1_1', 'dup', 'call_1_2']) {
     const pending = await pendingRequest(handle, expected);
     asked.push(pending.requestId);
-    await handle.signal('permissionDecision', { requestId: pending.requestId, decision: expected === 'dup' ? 'deny' : 'allow' });
+    await handle.signal(permissionDecisionSignal, { requestId: pending.requestId, decision: expected === 'dup' ? 'deny' : 'allow' });
   }
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   expect(asked).toEqual(['call_1_1', 'dup', 'call_1_2']);

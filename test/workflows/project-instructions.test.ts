@@ -1,8 +1,8 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
+import { statusQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ async function run(workspace: string, input: Record<string, unknown> = {}) {
   await handle.result();
   const requests = h.model.requestsFor(scenario);
   const system = (i: number) => requests[i]?.body.messages.find((m: { role: string }) => m.role === 'system')?.content as string | undefined;
-  return { status: await handle.query<RunStatus>('status'), system, requests };
+  return { status: await handle.query(statusQuery), system, requests };
 }
 
 test("the workspace's AGENTS.md is in every turn's system prompt, after the run's own, and status names it", async () => {

@@ -11,6 +11,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import { Harness } from '../support/harness';
 import { WorkerProcess } from '../support/worker-process';
+import { messagesQuery } from '../../src/common/contract';
 
 const KEY = 'sk-test-secret-never-in-history'; // what Harness and WorkerProcess give the worker as its API key
 
@@ -94,7 +95,7 @@ describe('a worker process that holds secrets in its environment', () => {
     ]);
     const handle = await p.start({ prompt: 'env', model: 'env', workspace: p.workspace(), permissionMode: 'auto' });
     await handle.result();
-    const [env, key] = toolResults(await handle.query<Message[]>('messages'));
+    const [env, key] = toolResults(await handle.query(messagesQuery));
     const names = (env?.content ?? '').split('\n').map((line) => line.split('=')[0]);
     expect(names).toContain('PATH');
     expect(names).not.toContain('OPENAI_API_KEY');
@@ -119,7 +120,7 @@ describe('a worker process that holds secrets in its environment', () => {
     ]);
     const handle = await p.start({ prompt: 'proc', model: 'proc-environ', workspace: p.workspace(), permissionMode: 'auto' });
     await handle.result();
-    const [proc] = toolResults(await handle.query<Message[]>('messages'));
+    const [proc] = toolResults(await handle.query(messagesQuery));
     expect(proc?.is_error).toBe(false);
     expect(proc?.content).not.toContain(KEY);
   });
@@ -191,7 +192,7 @@ test('no file tool reaches outside the workspace: a sweep of escapes through the
   ]);
   const handle = await h.start({ prompt: 'escape', model: 'sweep', workspace: ws, permissionMode: 'auto', stream: false });
   expect(await handle.result()).toMatchObject({ text: 'Stayed inside.' });
-  const all = toolResults(await handle.query<Message[]>('messages'));
+  const all = toolResults(await handle.query(messagesQuery));
   expect(all).toHaveLength(2 * attempts.length);
   expect(all.filter((r) => r.tool_use_id.startsWith('ok')).every((r) => !r.is_error)).toBe(true);
   const results = all.filter((r) => r.tool_use_id.startsWith('x'));

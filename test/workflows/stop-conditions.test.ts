@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { type ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import type { Message } from '../../src/common/messages';
 import type { StepRecord } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
+import { messagesQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ async function failedRun(scenario: string, script: Parameters<Harness['model']['
   const error = await handle.result().catch((err: unknown) => err);
   expect(error).toBeInstanceOf(WorkflowFailedError);
   const failure = (error as WorkflowFailedError).cause as ApplicationFailure;
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   return { handle, failure, steps, details: failure.details?.[0] as { reason: string; budget: StepRecord['budget_after']; stepId: number } };
 }
 
@@ -67,7 +67,7 @@ test('the same action 5 times with no new evidence stops with NO_PROGRESS, warne
   const { handle, failure, details } = await failedRun('stuck', () => ({ toolCalls: [{ name: 'grep', arguments: { pattern: 'needle' } }] }), {});
   expect(failure).toMatchObject({ type: 'NoProgress', message: 'No progress: grep repeated 5 times with the same result' });
   expect(details.reason).toBe('NO_PROGRESS');
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(5);
   const warnings = messages.filter((m) => Array.isArray(m.content) && m.content.some((b) => b.type === 'text' && b.text === 'Repeated action detected; diagnose before retrying'));
   expect(warnings).toHaveLength(2); // after the 3rd and the 4th repeat
@@ -148,7 +148,7 @@ test('cancellation closes the run as cancelled after a last step record and kill
   const error = await handle.result().catch((err: unknown) => err);
   expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
   expect((await handle.describe()).status.name).toBe('CANCELLED');
-  const steps = await handle.query<StepRecord[]>('steps');
+  const steps = await handle.query(stepsQuery);
   expect(steps.at(-1)?.reason).toBe('stop:cancelled');
   await waitFor(async () => (isMarkedRunning(marker) ? undefined : true), 'the bash process to be killed');
 });

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../src/common/messages';
-import type { RunStatus } from '../../src/common/wire';
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
+import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -31,11 +31,11 @@ test('a subagent runs as a child agentRun with its own history and returns its f
   );
   const handle = await h.start({ prompt: 'Summarise the repo', model: 'sub', workspace: h.workspace({ 'README.md': '# hi' }) });
   expect(await handle.result()).toMatchObject({ text: 'The repo has one markdown file.' });
-  expect(toolResults(await handle.query<Message[]>('messages'), 2)).toEqual([
+  expect(toolResults(await handle.query(messagesQuery), 2)).toEqual([
     { type: 'tool_result', tool_use_id: 's1', content: 'README.md', is_error: false },
   ]);
   const child = h.client.workflow.getHandle(`${handle.workflowId}.sub-1`);
-  const childMessages = await child.query<Message[]>('messages');
+  const childMessages = await child.query(messagesQuery);
   expect(childMessages[0]).toEqual({ role: 'user', content: 'List the markdown files' });
   // The explore type offers read-only tools only.
   const childRequest = h.model.requestsFor('sub').find((r) => r.body.messages.some((m: { content: unknown }) => m.content === 'List the markdown files'));
@@ -64,7 +64,7 @@ test('a read-only type refuses a write: no write tool, and plan mode denies a wr
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'Review and fix', model: 'readonly', workspace, permissionMode: 'bypass' });
   await handle.result();
-  const child = await h.client.workflow.getHandle(`${handle.workflowId}.sub-1`).query<Message[]>('messages');
+  const child = await h.client.workflow.getHandle(`${handle.workflowId}.sub-1`).query(messagesQuery);
   expect(toolResults(child, 2).map((r) => r.content)).toEqual(['Unknown tool: write_file', 'User denied.']);
   expect(existsSync(path.join(workspace, 'fixed.txt'))).toBe(false);
 });
@@ -76,7 +76,7 @@ test('nesting is bounded: past depth 3 a subagent is refused', async () => {
   ]);
   const handle = await h.start({ prompt: 'deep', model: 'deep', workspace: h.workspace(), permissionMode: 'bypass', depth: 3 });
   await handle.result();
-  expect(toolResults(await handle.query<Message[]>('messages'), 2)).toEqual([
+  expect(toolResults(await handle.query(messagesQuery), 2)).toEqual([
     { type: 'tool_result', tool_use_id: 'n1', content: 'Subagent refused: recursion depth 4 exceeds limit 3', is_error: true },
   ]);
 });
@@ -94,7 +94,7 @@ test("a subagent is held to its type's maxTurns", async () => {
   );
   const handle = await h.start({ prompt: 'Explore forever', model: 'turns', workspace: h.workspace(), stream: false });
   await handle.result();
-  expect(toolResults(await handle.query<Message[]>('messages'), 2)[0]).toMatchObject({
+  expect(toolResults(await handle.query(messagesQuery), 2)[0]).toMatchObject({
     content: 'Error: LLMCallError: Agent loop exceeded 50 iterations',
     is_error: true,
   });
@@ -114,7 +114,7 @@ test("a background subagent's answer comes back as a notification", async () => 
   );
   const handle = await h.start({ prompt: 'Research in the background', model: 'bg-sub', workspace: h.workspace() });
   expect(await handle.result()).toMatchObject({ text: 'The version is 1.2.3.' });
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   expect(toolResults(messages, 2)[0]?.content).toBe('Submitted background task sub-1');
   expect(messages.find((m) => m.role === 'system')?.content).toContain('- Task sub-1: done - version 1.2.3');
 });
@@ -132,12 +132,12 @@ test("a subagent's permission question shows in the parent's status and is answe
   );
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'Delegate a change', model: 'sub-ask', workspace });
-  const pending = await waitFor(async () => (await handle.query<RunStatus>('status')).pendingPermissions[0], 'the child question in the parent');
+  const pending = await waitFor(async () => (await handle.query(statusQuery)).pendingPermissions[0], 'the child question in the parent');
   expect(pending).toMatchObject({ requestId: 'c1', tool: 'bash', workflowId: `${handle.workflowId}.sub-1` });
   await h.client.workflow
     .getHandle(pending.workflowId as string)
-    .executeUpdate('decidePermission', { args: [{ requestId: 'c1', decision: 'allow' }] });
+    .executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'c1', decision: 'allow' }] });
   expect(await handle.result()).toMatchObject({ text: 'Delegated and done.' });
   expect(existsSync(path.join(workspace, 'made.txt'))).toBe(true);
-  expect((await handle.query<RunStatus>('status')).pendingPermissions).toEqual([]);
+  expect((await handle.query(statusQuery)).pendingPermissions).toEqual([]);
 });

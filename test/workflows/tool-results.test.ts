@@ -1,5 +1,5 @@
 import { Harness } from '../support/harness';
-import type { Message } from '../../src/common/messages';
+import { messagesQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ async function resultsOf(
   const workspace = h.workspace(files);
   const handle = await h.start({ prompt: 'Work on it', model: scenario, workspace, stream: false, ...extra });
   const result = await handle.result();
-  const messages = await handle.query<Message[]>('messages');
+  const messages = await handle.query(messagesQuery);
   return { result, messages, workspace, requests: h.model.requestsFor(scenario) };
 }
 

@@ -1,3 +1,4 @@
+import { messagesQuery } from '../../common/contract';
 import { Context } from '@temporalio/activity';
 import type { Message } from '../../common/messages';
 import type { ModelRequest } from './model-request';
@@ -42,7 +43,7 @@ export class TranscriptCache {
     const execution = context.info.workflowExecution;
     if (!execution) throw new Error('a transcript reference needs an activity scheduled by its workflow');
     const handle = context.client.workflow.getHandle(execution.workflowId, execution.runId);
-    const messages = await handle.query<Message[]>('messages');
+    const messages = await handle.query(messagesQuery);
     return messages.slice(0, total);
   }
 

@@ -1,3 +1,4 @@
+import { stepsQuery } from '../../common/contract';
 import type { Command } from 'commander';
 import type { BudgetSnapshot, StepRecord } from '../../common/wire';
 import { openStack } from '../local-stack';
@@ -8,7 +9,7 @@ import { formatTable } from '../table';
 export async function historyCommand(workflowId: string, flags: { json?: boolean }): Promise<number> {
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
-    const steps = await queryRun<StepRecord[]>(stack.client, workflowId, 'steps');
+    const steps = await queryRun(stack.client, workflowId, stepsQuery);
     if (flags.json) {
       console.log(JSON.stringify(steps, null, 2));
       return 0;

@@ -1,3 +1,4 @@
+import { messagesQuery } from '../../common/contract';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { ContentBlock, Message } from '../../common/messages';
@@ -12,7 +13,7 @@ const RESULT_CHARS = 600;
 export async function messagesCommand(workflowId: string, flags: { json?: boolean }): Promise<number> {
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
-    const messages = await queryRun<Message[]>(stack.client, workflowId, 'messages');
+    const messages = await queryRun(stack.client, workflowId, messagesQuery);
     if (flags.json) console.log(JSON.stringify(messages, null, 2));
     else if (messages.length === 0) console.log(`Run ${workflowId} has no messages yet.`);
     else console.log(messages.map(formatMessage).join('\n\n'));

@@ -1,5 +1,5 @@
+import { statusQuery } from '../../common/contract';
 import pc from 'picocolors';
-import type { RunStatus } from '../../common/wire';
 import { sendDecision } from '../ask-permission';
 import { openStack } from '../local-stack';
 import { UsageError } from '../run-input';
@@ -14,7 +14,7 @@ export async function decideCommand(
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
     const handle = stack.client.workflow.getHandle(workflowId);
-    const status = await handle.query<RunStatus>('status');
+    const status = await handle.query(statusQuery);
     const pending = requestId ? status.pendingPermissions.find((p) => p.requestId === requestId) : status.pendingPermissions[0];
     if (!requestId && !pending) throw new UsageError(`Run ${workflowId} is not waiting for a permission decision.`);
     if (!requestId && status.pendingPermissions.length > 1) {

@@ -1,3 +1,4 @@
+import { statusQuery } from '../../common/contract';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import { toolSummary } from '../../common/tool-schemas';
@@ -11,7 +12,7 @@ export async function statusCommand(workflowId: string | undefined, flags: { jso
   try {
     const ids = workflowId ? [workflowId] : await waitingRuns(stack.client);
     const statuses = await Promise.all(
-      ids.map(async (id) => ({ workflowId: id, ...(await queryRun<RunStatus>(stack.client, id, 'status')) })),
+      ids.map(async (id) => ({ workflowId: id, ...(await queryRun(stack.client, id, statusQuery)) })),
     );
     if (flags.json) {
       console.log(JSON.stringify(workflowId ? statuses[0] : statuses, null, 2));

@@ -1,16 +1,19 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { RunEvent } from '../common/events';
-import type { ChildPermission, JobFinished } from '../common/jobs';
-import type { Message } from '../common/messages';
+import type { RunEvent } from './events';
+import type { ChildPermission, JobFinished } from './jobs';
+import type { Message } from './messages';
 import type {
   PermissionDecisionInput,
   PermissionDecisionResult,
   RunStatus,
   StepRecord,
   UserMessageInput,
-} from '../common/wire';
+} from './wire';
 
-/** The names of DESIGN.md section 2: clients outside this project rely on them. */
+/**
+ * The run's messages, one definition for both sides: the workflow's handlers and every client
+ * (CLI, activities, tests). Clients outside this project call them by these names (README).
+ */
 export const permissionDecisionSignal = defineSignal<[PermissionDecisionInput]>('permissionDecision');
 export const decidePermissionUpdate = defineUpdate<PermissionDecisionResult, [PermissionDecisionInput]>(
   'decidePermission',
