@@ -17,6 +17,7 @@ import { countIteration, type BudgetLimits } from '../loop/budget';
 import { budgetStop } from '../loop/budget-stop';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
+import { parseRule } from '../loop/permission-rules';
 import { checkPermission, createPolicy } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
@@ -159,7 +160,8 @@ class AgentRun {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
     this.fresh = carried === undefined;
     this.stream = new WorkflowStream(carried?.stream);
-    this.policy = createPolicy(config.permissionMode, config.permissionRules);
+    const { allow = [], deny } = config.permissionRules;
+    this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
     this.patches = askRunPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
@@ -174,6 +176,10 @@ class AgentRun {
       attributes: this.report.attributes,
       record: (transition) => this.report.record(transition, this.report.budget()),
       step: () => this.state.budget.iterations,
+      allowForRun: (rule) => {
+        this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
+        this.policy.allow.push(parseRule(rule));
+      },
       forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));

@@ -19,6 +19,8 @@ export interface HumanChannelContext {
   attributes: RunAttributes;
   record(transition: Transition): void;
   step(): number;
+  /** An "allow always" answer: `rule` allows for the rest of the run. */
+  allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   forgetAnswers: boolean;
 }
@@ -66,7 +68,12 @@ export class HumanChannel {
       requestId: call.id,
       decision: answer.allowed ? 'allow' : 'deny',
       reason: answer.timedOut ? `timed out after ${config.approvalTimeout}: denied (fail closed)` : answer.reason,
+      ...(answer.rule ? { rule: answer.rule } : {}),
     });
+    if (answer.rule) {
+      this.context.allowForRun(answer.rule);
+      this.context.record({ kind: 'allowed_for_run', call, rule: answer.rule });
+    }
     if (answer.timedOut) this.context.record({ kind: 'approval_timed_out', call, input, why: decision.reason });
     this.context.setPhase('running_tool');
     return answer.allowed;

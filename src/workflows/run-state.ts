@@ -29,6 +29,8 @@ export interface RunState {
   mcp?: McpCatalog;
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
   instructions?: ProjectInstructions;
+  /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
+  sessionRules?: string[];
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: number;
 }

@@ -264,6 +264,20 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Look', model: 'm', workspace, systemPrompt: 'Be brief.' }),
   },
   {
+    // "Allow for the rest of this run": the same command later runs unasked.
+    name: 'permission-allowed-for-run',
+    scenario: [
+      { toolCalls: [{ id: 'a1', name: 'bash', arguments: { command: 'touch once.txt' } }] },
+      { toolCalls: [{ id: 'a2', name: 'bash', arguments: { command: 'touch once.txt' } }] },
+      { text: 'Ran it twice.' },
+    ],
+    input: (workspace) => ({ prompt: 'Touch twice', model: 'm', workspace }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.executeUpdate('decidePermission', { args: [{ requestId, decision: 'allow_always' }] });
+    },
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
