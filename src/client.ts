@@ -36,6 +36,7 @@ function runFlags(command: Command): Command {
     .option('--no-project-instructions', "leave the workspace's AGENTS.md (or CLAUDE.md) out of the system prompt")
     .option('--network <choice>', 'what commands may reach: none (default), full, or a host allow-list "registry.npmjs.org,*.github.com"')
     .option('--read-path <dir>', 'a directory outside the workspace that commands may read, e.g. a package cache (repeatable)', collect)
+    .option('--notify <url>', 'POST to this webhook when the run waits for a human (also: BAREAGENT_NOTIFY_WEBHOOK on the worker)')
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--json', 'print JSON lines for scripts');
 }

@@ -2,6 +2,7 @@ import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
+import { createNotifyHuman } from './notify/notify-human';
 import { readProjectInstructions } from './project-instructions';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
@@ -14,6 +15,8 @@ export interface ActivityConfig {
   provider: ProviderConfig;
   /** The worker's open MCP servers; it closes them when it stops. */
   mcp?: McpConnections;
+  /** The operator's webhook for runs that wait for a human (BAREAGENT_NOTIFY_WEBHOOK). */
+  notifyWebhook?: string | undefined;
 }
 
 /**
@@ -27,6 +30,7 @@ export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
+    notifyHuman: createNotifyHuman(config.notifyWebhook),
     ...createToolActivities(redactor, config.mcp),
   };
 }

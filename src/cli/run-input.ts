@@ -14,6 +14,7 @@ export interface RunFlags {
   network?: string;
   readPath?: string[];
   projectInstructions?: boolean;
+  notify?: string;
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -37,6 +38,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
+    ...(flags.notify ? { notify: { webhook: flags.notify } } : {}),
     ...(flags.network || flags.readPath?.length
       ? {
           sandbox: {

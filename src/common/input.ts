@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidRule } from '../loop/permission-rules';
 import { McpServers } from './mcp';
+import { NotifyInput } from './notify';
 import { SandboxInput } from './sandbox';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
@@ -111,6 +112,8 @@ export const AgentRunInput = z.strictObject({
   modelSettings: ModelSettings.optional(),
   /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
   projectInstructions: z.boolean().default(true),
+  /** Where to POST when the run waits for a human (the worker's BAREAGENT_NOTIFY_WEBHOOK is told too). */
+  notify: NotifyInput.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

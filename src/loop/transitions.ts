@@ -39,6 +39,8 @@ export type Transition =
   | { kind: 'approval_timed_out'; call: ToolCall; input: unknown; why: string }
   /** A human allowed a call and every call `rule` matches for the rest of the run. */
   | { kind: 'allowed_for_run'; call: ToolCall; rule: string }
+  /** Telling the webhooks about a request was given up on; the request stays open. */
+  | { kind: 'notification_failed'; requestId: string; error: string }
   /** A permission question in a run nobody watches: denied. */
   | { kind: 'approval_unavailable'; call: ToolCall; why: string }
   /** `message` is the failure's message for every stop but the final answer (and a cancellation, which is Temporal's). */
@@ -92,6 +94,8 @@ export function describeTransition(transition: Transition): StepContent {
       return { ...step('approval_timed_out', `${toolSummary(transition.call.name, transition.input)} (${transition.why})`), calls: [transition.call] };
     case 'allowed_for_run':
       return { ...step('allowed_for_run', `${transition.rule} allowed for the rest of the run by a human`), calls: [transition.call] };
+    case 'notification_failed':
+      return step('notification_failed', `request ${transition.requestId}: ${transition.error}; given up, the run goes on`);
     case 'approval_unavailable':
       return { ...step('approval_unavailable', `${transition.why}; nobody to ask in the background: denied`), calls: [transition.call] };
     case 'stop':

@@ -18,6 +18,8 @@ export interface BareAgentWorkerOptions {
   dataConverter?: DataConverter;
   /** How the server lists this worker among a task queue's pollers; the SDK's `pid@host` otherwise. */
   identity?: string;
+  /** Where to POST when a run waits for a human; default BAREAGENT_NOTIFY_WEBHOOK. */
+  notifyWebhook?: string;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -45,7 +47,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ provider: options.provider, mcp }),
+    activities: createActivities({ provider: options.provider, mcp, notifyWebhook: options.notifyWebhook ?? (process.env.BAREAGENT_NOTIFY_WEBHOOK || undefined) }),
     dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is

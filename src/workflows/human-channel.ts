@@ -8,6 +8,7 @@ import { durationToMs } from '../loop/duration';
 import type { PermissionDecision } from '../loop/permissions';
 import type { Transition } from '../loop/transitions';
 import { childPermissionSignal } from './definitions';
+import { notifyHuman } from './notify-human';
 import { PermissionGate } from './permission-gate';
 import type { RunAttributes } from './search-attribute-keys';
 
@@ -59,7 +60,9 @@ export class HumanChannel {
     attributes.set({ status: 'awaiting_approval', waitingForHuman: true });
     publish({ type: 'permission_request', step: this.context.step(), ...request });
     await this.mirrorToParent(request, true);
+    const answered = notifyHuman(config, this.context.workflowId, request, (error) => this.context.record({ kind: 'notification_failed', requestId: request.requestId, error }));
     const answer = await this.gate.ask(request, timeoutMs);
+    answered();
     await this.mirrorToParent(request, false);
     attributes.set({ status: 'running', waitingForHuman: false });
     publish({

@@ -18,6 +18,10 @@ import { freePort } from '../support/free-port';
 import { byPrompt } from '../support/by-prompt';
 import { everythingServer, MCP_READ_PATHS } from '../support/mcp-servers';
 import { ScriptedModelServer, type Scenario, type ScriptStep } from '../support/scripted-model-server';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** A webhook that refuses with 404 (given up at once), started by main() before any recording. */
+let refusingWebhook: WebhookReceiver | undefined;
 
 interface Recording {
   name: string;
@@ -278,6 +282,22 @@ export const recordings: Recording[] = [
     },
   },
   {
+    // A request opens: the webhooks are told by an activity the run does not wait for; a refusing
+    // run webhook is recorded as a step, and the answer goes on as usual.
+    name: 'notify-human',
+    scenario: [{ toolCalls: [{ id: 'n1', name: 'bash', arguments: { command: 'touch told.txt' } }] }, { text: 'Told and done.' }],
+    input: (workspace) => ({ prompt: 'Touch', model: 'm', workspace, notify: { webhook: refusingWebhook?.url('/hook') } }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+        const steps = await handle.query<Array<{ reason: string }>>('steps');
+        if (steps.some((s) => s.reason === 'notification_failed')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await handle.signal('permissionDecision', { requestId, decision: 'allow' });
+    },
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
@@ -299,6 +319,7 @@ async function main() {
     extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=120'],
   });
   const model = await ScriptedModelServer.start();
+  refusingWebhook = await WebhookReceiver.start(() => 404);
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const native = await NativeConnection.connect({ address });
@@ -338,6 +359,7 @@ async function main() {
     await native.close();
     await connection.close();
     await model.close();
+    await refusingWebhook.close();
     await server.stop();
   }
 }

@@ -47,7 +47,7 @@ export class Harness {
   }
 
   /** `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default. */
-  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter } = {}): Promise<RunningWorker> {
+  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; notifyWebhook?: string } = {}): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
@@ -55,6 +55,7 @@ export class Harness {
       provider: { baseURL: this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
+      ...(overrides.notifyWebhook ? { notifyWebhook: overrides.notifyWebhook } : {}),
     });
     const running = worker.run();
     const handle: RunningWorker = {

@@ -17,3 +17,9 @@ test('--no-project-instructions turns the AGENTS.md reading off', () => {
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: false })).toMatchObject({ projectInstructions: false });
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: true })).not.toHaveProperty('projectInstructions');
 });
+
+test('--notify becomes the run webhook; a URL that is not http(s) is a usage error naming the field', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', notify: 'https://hooks.example/abc' })).toMatchObject({ notify: { webhook: 'https://hooks.example/abc' } });
+  expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'ftp://hooks.example/abc' })).toThrow(/notify\.webhook: must be an http\(s\) URL/);
+  expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'not a url' })).toThrow(UsageError);
+});
