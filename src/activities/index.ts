@@ -2,6 +2,8 @@ import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
+import { createReadHooks } from './hooks/read-hooks';
+import { runHook } from './hooks/run-hook';
 import { createNotifyHuman } from './notify/notify-human';
 import { readProjectInstructions } from './project-instructions';
 import { createCallModel } from './model/call-model';
@@ -44,6 +46,8 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     listMcpTools: withRedaction(listMcpTools, redactor),
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
+    readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
+    runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
 }
 

@@ -61,6 +61,8 @@ export interface RunStatus {
   mcpServers?: Array<{ name: string; tools: number; error?: string }>;
   /** The project instruction files (AGENTS.md or CLAUDE.md) in the system prompt; absent when not read. */
   projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
+  /** The hooks read at the run's start (`Event(matcher): command`) and settings files that could not be used. */
+  hooks?: { commands: string[]; errors?: string[] };
   /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */
   sessionRules?: string[];
 }

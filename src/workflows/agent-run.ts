@@ -33,6 +33,7 @@ import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { listMcpTools } from './mcp-tools';
 import { readInstructions } from './project-instructions';
+import { readHooks, RunHooks } from './run-hooks';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './run-failures';
 import { initialRunState, isRunState, type RunState } from './run-state';
@@ -55,6 +56,7 @@ class AgentRun {
     try {
       if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
       if (this.fresh) this.state.instructions = await readInstructions(this.config);
+      if (this.fresh) this.state.hooks = await readHooks(this.config);
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -144,6 +146,7 @@ class AgentRun {
   private readonly model: ModelTurn;
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
+  private readonly hooks: RunHooks;
   private readonly policy;
   private readonly patches: RunPatches;
   private readonly offered: ReadonlySet<string>;
@@ -168,6 +171,13 @@ class AgentRun {
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
     this.sandbox = sandboxRequest(config);
     this.report = new RunReporter(this.stream, this.state, this.limits, config.maxIterations);
+    this.hooks = new RunHooks({
+      config,
+      hooks: () => this.state.hooks,
+      sandbox: this.sandbox,
+      workflowId: this.workflowId,
+      record: (transition) => this.report.record(transition, this.report.budget()),
+    });
     this.human = new HumanChannel({
       config,
       workflowId: this.workflowId,
@@ -176,6 +186,7 @@ class AgentRun {
       attributes: this.report.attributes,
       record: (transition) => this.report.record(transition, this.report.budget()),
       step: () => this.state.budget.iterations,
+      waiting: (request) => this.hooks.waiting(request),
       allowForRun: (rule) => {
         this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
         this.policy.allow.push(parseRule(rule));
@@ -196,6 +207,7 @@ class AgentRun {
       // Runs that started under the pattern-list guard keep its decisions on replay.
       guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
       failuresByAction: this.patches.failuresByAction,
+      hooks: this.hooks,
     });
     this.model = new ModelTurn({
       config,
@@ -205,7 +217,7 @@ class AgentRun {
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
       tokensFromUsage: this.patches.tokensFromUsage,
     });
-    this.completion = { config, state: this.state, board: this.board, report: this.report };
+    this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });
   }
 

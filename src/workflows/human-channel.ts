@@ -20,6 +20,8 @@ export interface HumanChannelContext {
   attributes: RunAttributes;
   record(transition: Transition): void;
   step(): number;
+  /** The run starts waiting for a human (PermissionRequest and Notification hooks). */
+  waiting(request: PendingPermission): void;
   /** An "allow always" answer: `rule` allows for the rest of the run. */
   allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
@@ -61,6 +63,7 @@ export class HumanChannel {
     publish({ type: 'permission_request', step: this.context.step(), ...request });
     await this.mirrorToParent(request, true);
     const answered = notifyHuman(config, this.context.workflowId, request, (error) => this.context.record({ kind: 'notification_failed', requestId: request.requestId, error }));
+    this.context.waiting(request);
     const answer = await this.gate.ask(request, timeoutMs);
     answered();
     await this.mirrorToParent(request, false);

@@ -52,5 +52,8 @@ export const MCP_TOOLS = 'mcp-tools';
 /** The patch that tells webhooks when a permission request opens (issue 15). Asked only there (see notifyHuman). */
 export const NOTIFY_HUMAN = 'notify-human';
 
+/** The patch that reads the hooks at the start of a new run (issue 15). Asked only there (see readHooks). */
+export const HOOKS = 'hooks';
+
 /** The patch that reads the workspace's AGENTS.md at the start of a new run (issue 15). Asked only there (see readInstructions). */
 export const PROJECT_INSTRUCTIONS = 'project-instructions';

@@ -1,4 +1,5 @@
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
+import type { HooksConfig } from '../common/hooks';
 import type { McpCatalog } from '../common/mcp';
 import type { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
@@ -29,6 +30,10 @@ export interface RunState {
   mcp?: McpCatalog;
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
   instructions?: ProjectInstructions;
+  /** The hooks read at the start of the conversation; carried like `mcp`. */
+  hooks?: HooksConfig;
+  /** A Stop hook refused an answer already: it may do so once per conversation. */
+  stopRefused?: boolean;
   /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
   sessionRules?: string[];
   /** How many runs of this conversation came before (continue-as-new count). */

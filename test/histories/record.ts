@@ -4,7 +4,7 @@
  * them all with the current workflow code: a change that would break running workflows fails CI.
  * Re-record only for a change that is meant to be incompatible, and say so in the commit.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
@@ -298,6 +298,26 @@ export const recordings: Recording[] = [
     },
   },
   {
+    // Hooks from the workspace's settings: a PreToolUse hook blocks rm, a PostToolUse hook logs,
+    // a Stop hook refuses the first answer once.
+    name: 'hooks',
+    files: {
+      '.bareagent/settings.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'bash(rm*)', hooks: [{ command: 'echo no rm >&2; exit 2' }] }],
+          PostToolUse: [{ hooks: [{ command: 'cat >> log.jsonl' }] }],
+          Stop: [{ hooks: [{ command: 'echo \'{"decision":"block","reason":"check again"}\'' }] }],
+        },
+      }),
+    },
+    scenario: [
+      { toolCalls: [{ id: 'h1', name: 'bash', arguments: { command: 'rm -rf x' } }, { id: 'h2', name: 'glob', arguments: { pattern: '*' } }] },
+      { text: 'First answer.' },
+      { text: 'Checked again.' },
+    ],
+    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
@@ -335,7 +355,10 @@ async function main() {
       for (const recording of recordings.filter((r) => only.length === 0 || only.includes(r.name))) {
         model.setScenario('m', recording.scenario);
         const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-ws-'));
-        for (const [file, content] of Object.entries(recording.files ?? {})) writeFileSync(path.join(workspace, file), content);
+        for (const [file, content] of Object.entries(recording.files ?? {})) {
+          mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+          writeFileSync(path.join(workspace, file), content);
+        }
         const handle = await client.workflow.start('agentRun', {
           taskQueue,
           workflowId: `history-${recording.name}`,
