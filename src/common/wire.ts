@@ -63,6 +63,8 @@ export interface RunStatus {
   projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
   /** The hooks read at the run's start (`Event(matcher): command`) and settings files that could not be used. */
   hooks?: { commands: string[]; errors?: string[] };
+  /** Some of `usage` is estimated: the provider reported none for some calls. */
+  usageEstimated?: true;
   /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */
   sessionRules?: string[];
 }
@@ -90,6 +92,8 @@ export interface StepRecord {
   detail?: string;
   /** On steps that ran commands: `network none · workspace read-write · bubblewrap`. */
   sandbox?: string;
+  /** The provider reported no usage for this step's model call: its tokens are an estimate. */
+  usage_estimated?: true;
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

@@ -34,6 +34,10 @@ export interface RunState {
   hooks?: HooksConfig;
   /** A Stop hook refused an answer already: it may do so once per conversation. */
   stopRefused?: boolean;
+  /** Some model call's usage was estimated (the provider reported none): `status` says so. */
+  usageEstimated?: boolean;
+  /** The next step record gets `usage_estimated: true`: its model call's usage was estimated. */
+  usageEstimatePending?: boolean;
   /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
   sessionRules?: string[];
   /** How many runs of this conversation came before (continue-as-new count). */

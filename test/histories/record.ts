@@ -318,6 +318,12 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace }),
   },
   {
+    // A provider that reports no usage: estimated, so that the token budget trips.
+    name: 'usage-estimated',
+    scenario: (_body: unknown, i: number) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }], noUsage: true }),
+    input: (workspace) => ({ prompt: 'Spend '.repeat(600), model: 'm', workspace, budgets: { maxTokens: 2000 } }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
