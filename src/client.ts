@@ -40,6 +40,7 @@ function runFlags(command: Command): Command {
     .option('--no-project-instructions', "leave the workspace's AGENTS.md (or CLAUDE.md) out of the system prompt")
     .option('--network <choice>', 'what commands may reach: none (default), full, or a host allow-list "registry.npmjs.org,*.github.com"')
     .option('--read-path <dir>', 'a directory outside the workspace that commands may read, e.g. a package cache (repeatable)', collect)
+    .option('--notify <url>', 'POST to this webhook when the run waits for a human (also: BAREAGENT_NOTIFY_WEBHOOK on the worker)')
     .option('--id <workflowId>', 'workflow id (default: generated)')
     .option('--json', 'print JSON lines for scripts');
 }
@@ -110,12 +111,18 @@ Examples:
     ['approve', 'allow'],
     ['deny', 'deny'],
   ] as const) {
-    program
+    const command = program
       .command(name)
       .argument('<workflowId>', 'the run')
       .argument('[requestId]', 'the request (default: the one the run waits on)')
       .option('-r, --reason <text>', 'why, recorded in the run')
-      .option('--json', 'print JSON')
+      .option('--json', 'print JSON');
+    if (decision === 'allow') {
+      command
+        .option('-a, --always', 'also allow matching calls for the rest of the run (the rule defaults to the call itself)')
+        .option('--rule <rule>', 'with --always: the rule to allow, such as "bash(npm test*)"');
+    }
+    command
       .description(`${name} a pending permission request (the decidePermission update)`)
       .addHelpText(
         'after',
@@ -125,7 +132,8 @@ already decided request is refused (exit 2).
 
 Examples:
   bareagent ${name} fix-1
-  bareagent ${name} fix-1 call_abc --reason "${decision === 'allow' ? 'fine on this branch' : 'not on main'}"`,
+  bareagent ${name} fix-1 call_abc --reason "${decision === 'allow' ? 'fine on this branch' : 'not on main'}"${decision === 'allow' ? `
+  bareagent approve fix-1 --always --rule "bash(npm test*)"   # and every later npm test of this run` : ''}`,
       )
       .action((workflowId: string, requestId: string | undefined, flags) => set(decideCommand(decision, workflowId, requestId, flags)));
   }

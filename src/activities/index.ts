@@ -2,6 +2,9 @@ import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
+import { createReadHooks } from './hooks/read-hooks';
+import { runHook } from './hooks/run-hook';
+import { createNotifyHuman } from './notify/notify-human';
 import { readProjectInstructions } from './project-instructions';
 import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
@@ -15,6 +18,8 @@ export interface ActivityConfig {
   provider: ProviderConfig;
   /** The worker's open MCP servers; it closes them when it stops. */
   mcp?: McpConnections;
+  /** The operator's webhook for runs that wait for a human (BAREAGENT_NOTIFY_WEBHOOK). */
+  notifyWebhook?: string | undefined;
 }
 
 /**
@@ -29,6 +34,7 @@ export function createActivities(config: ActivityConfig) {
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
+    notifyHuman: createNotifyHuman(config.notifyWebhook),
     ...createToolActivities(redactor, config.mcp),
   };
 }
@@ -42,6 +48,8 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     listMcpTools: withRedaction(listMcpTools, redactor),
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
+    readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
+    runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
 }
 

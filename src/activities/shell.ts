@@ -15,6 +15,8 @@ export interface ShellOptions {
   signal?: AbortSignal;
   /** Called while the command runs, so an activity can heartbeat. */
   onTick?: () => void;
+  /** Written to the command's stdin (a hook's JSON); stdin is empty otherwise. */
+  stdin?: string;
 }
 
 export interface ShellResult {
@@ -24,6 +26,9 @@ export interface ShellResult {
   cancelled: boolean;
   truncatedChars: number;
   sandbox: SandboxKind;
+  /** The two streams apart, each capped like `output` (a hook's decision is read from stdout alone). */
+  stdout: string;
+  stderr: string;
 }
 
 /** The default for callers that were not told: no network, nothing extra visible, workspace writable. */
@@ -53,9 +58,15 @@ function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<P
       cwd: prepared.cwd,
       env: prepared.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.stdin !== undefined && child.stdin) {
+      // A command that does not read its stdin closes the pipe: not an error.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.stdin);
+    }
     let output = '';
+    const apart = { stdout: '', stderr: '' };
     let truncatedChars = 0;
     let timedOut = false;
     let cancelled = false;
@@ -68,8 +79,12 @@ function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<P
         truncatedChars += text.length - Math.max(0, room);
       }
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    const collectApart = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      if (apart[stream].length < options.maxChars) apart[stream] += chunk.toString('utf8').slice(0, options.maxChars - apart[stream].length);
+      collect(chunk);
+    };
+    child.stdout?.on('data', collectApart('stdout'));
+    child.stderr?.on('data', collectApart('stderr'));
     const killGroup = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -100,7 +115,7 @@ function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<P
       options.signal?.removeEventListener('abort', onAbort);
       // Children that outlived bash (e.g. `sleep 100 &`) go with the group.
       killGroup();
-      resolve({ exitCode: code, output, timedOut, cancelled, truncatedChars });
+      resolve({ exitCode: code, output, timedOut, cancelled, truncatedChars, ...apart });
     });
   });
 }

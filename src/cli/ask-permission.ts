@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import { toolSummary } from '../common/tool-schemas';
+import { sessionRuleFor } from '../loop/session-rules';
 import type { PermissionDecisionInput, PermissionDecisionResult } from '../common/wire';
 
 /** Still waiting? A follower that starts late must not ask about requests decided long ago. */
@@ -17,13 +18,26 @@ export function sendDecision(client: Client, workflowId: string, decision: Permi
   });
 }
 
-/** `Allow bash(rm -rf build)? [y/N]` in the terminal, answered through the decidePermission update. */
+/** What an answer typed at the prompt means: `a` allows for the rest of the run. */
+export function parseAnswer(answer: string): PermissionDecisionInput['decision'] {
+  const text = answer.trim();
+  if (/^a(lways)?$/i.test(text)) return 'allow_always';
+  return /^y(es)?$/i.test(text) ? 'allow' : 'deny';
+}
+
+/**
+ * `Allow bash(rm -rf build)? [y/N/a]` in the terminal, answered through the decidePermission
+ * update; `a` also allows every later call the derived rule matches, for the rest of the run.
+ */
 export async function askInline(client: Client, workflowId: string, request: { requestId: string; tool: string; input: unknown }) {
   const summary = toolSummary(request.tool, request.input, 200).slice(request.tool.length + 1);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await rl.question(pc.magenta(`Allow ${request.tool}(${summary})? [y/N] `));
-    const decision = /^y(es)?$/i.test(answer.trim()) ? 'allow' : 'deny';
+    const rule = sessionRuleFor(request.tool, request.input);
+    const always = rule ? pc.dim(` (a: allow ${rule} for the rest of this run)`) : '';
+    const answer = await rl.question(pc.magenta(`Allow ${request.tool}(${summary})? [y/N${rule ? '/a' : ''}]`) + always + ' ');
+    const typed = parseAnswer(answer);
+    const decision = typed === 'allow_always' && !rule ? 'deny' : typed;
     await sendDecision(client, workflowId, { requestId: request.requestId, decision, reason: `${decision} in the terminal` });
   } catch (err) {
     console.error(pc.yellow(`Could not send the answer: ${(err as Error).message}`));
@@ -35,7 +49,7 @@ export async function askInline(client: Client, workflowId: string, request: { r
 export function howToAnswer(workflowId: string, requestId: string): string {
   const payload = JSON.stringify({ requestId, decision: 'allow' });
   return [
-    `  answer from another shell:  bareagent approve ${workflowId} ${requestId}   (or: bareagent deny ...)`,
+    `  answer from another shell:  bareagent approve ${workflowId} ${requestId}   (or: bareagent deny ...; approve --always: for the rest of the run)`,
     `  or with the Temporal CLI:   temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${payload}'`,
   ].join('\n');
 }

@@ -26,7 +26,7 @@ export function eventLine(event: RunEvent, width = 160): string | undefined {
     case 'permission_request':
       return pc.magenta(`? permission needed: ${toolSummary(event.tool, event.input, room)} (request ${event.requestId})`);
     case 'permission_decided':
-      return pc.magenta(`  ${event.decision === 'allow' ? '✔ allowed' : '✘ denied'}: ${event.reason}`);
+      return pc.magenta(`  ${event.decision === 'allow' ? '✔ allowed' : '✘ denied'}: ${event.reason}${event.rule ? ` (and ${event.rule} for the rest of this run)` : ''}`);
     case 'notification':
       return pc.blue(event.text);
     case 'step':

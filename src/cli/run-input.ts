@@ -14,6 +14,7 @@ export interface RunFlags {
   network?: string;
   readPath?: string[];
   projectInstructions?: boolean;
+  notify?: string;
   maxTokens?: string;
   maxCost?: string;
   maxWallClock?: string;
@@ -52,6 +53,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
     ...(Object.keys(budgetsFromFlags(flags)).length ? { budgets: budgetsFromFlags(flags) } : {}),
+    ...(flags.notify ? { notify: { webhook: flags.notify } } : {}),
     ...(flags.network || flags.readPath?.length
       ? {
           sandbox: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidRule } from './permission-rule-syntax';
 import { McpServers } from './mcp';
+import { NotifyInput } from './notify';
 import { SandboxInput } from './sandbox';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
@@ -125,6 +126,8 @@ export const AgentRunInput = z.strictObject({
 
   /** Start from another run's conversation (fork and resume): nothing of it runs again. */
   forkFrom: ForkFrom.optional(),
+  /** Where to POST when the run waits for a human (the worker's BAREAGENT_NOTIFY_WEBHOOK is told too). */
+  notify: NotifyInput.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

@@ -52,6 +52,8 @@ export interface LLMResponse {
   model: string;
   /** True when the text already reached followers as deltas: it is not shown a second time. */
   streamed: boolean;
+  /** The provider reported no usage (a local server's stream, say): `usage` is zero, not a count. */
+  usageMissing?: true;
 }
 
 /** The seed's `response.to_message()`. */

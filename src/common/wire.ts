@@ -1,13 +1,23 @@
 import { z } from 'zod';
+import { isValidRule } from '../loop/permission-rules';
 import type { Usage } from './messages';
 import type { SandboxKind } from './sandbox';
 
-/** Argument of the `permissionDecision` signal and the `decidePermission` update. */
-export const PermissionDecisionInput = z.strictObject({
-  requestId: z.string().min(1),
-  decision: z.enum(['allow', 'deny']),
-  reason: z.string().optional(),
-});
+/**
+ * Argument of the `permissionDecision` signal and the `decidePermission` update. `allow_always`
+ * allows this call and adds an allow rule for the rest of the run: `rule`, or one derived from the call.
+ */
+export const PermissionDecisionInput = z
+  .strictObject({
+    requestId: z.string().min(1),
+    decision: z.enum(['allow', 'deny', 'allow_always']),
+    reason: z.string().optional(),
+    rule: z.string().refine(isValidRule, { message: 'must be tool, tool(argument) or tool(prefix*)' }).optional(),
+  })
+  .refine((input) => input.rule === undefined || input.decision === 'allow_always', {
+    message: 'a rule goes only with the decision "allow_always"',
+    path: ['rule'],
+  });
 export type PermissionDecisionInput = z.infer<typeof PermissionDecisionInput>;
 
 export const UserMessageInput = z.strictObject({ text: z.string().trim().min(1) });
@@ -53,6 +63,12 @@ export interface RunStatus {
   projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
   /** Set on a fork (or resume): the run and step its conversation came from. */
   forkedFrom?: import('./fork').ForkOrigin;
+  /** The hooks read at the run's start (`Event(matcher): command`) and settings files that could not be used. */
+  hooks?: { commands: string[]; errors?: string[] };
+  /** Some of `usage` is estimated: the provider reported none for some calls. */
+  usageEstimated?: true;
+  /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */
+  sessionRules?: string[];
 }
 
 /** How the run's commands are confined, as `status` shows it. */
@@ -80,6 +96,8 @@ export interface StepRecord {
   sandbox?: string;
   /** How many messages the conversation held when the step was recorded: where a fork at this step cuts it. */
   message_count?: number;
+  /** The provider reported no usage for this step's model call: its tokens are an estimate. */
+  usage_estimated?: true;
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */
@@ -101,5 +119,7 @@ export interface AgentRunResult {
 
 export interface PermissionDecisionResult {
   requestId: string;
-  decision: 'allow' | 'deny';
+  decision: 'allow' | 'deny' | 'allow_always';
+  /** With `allow_always`: the rule now allowed for the rest of the run. */
+  rule?: string;
 }

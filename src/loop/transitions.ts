@@ -37,6 +37,16 @@ export type Transition =
   | { kind: 'continue_as_new'; historyLength: number }
   /** A permission question nobody answered in time: denied. */
   | { kind: 'approval_timed_out'; call: ToolCall; input: unknown; why: string }
+  /** A human allowed a call and every call `rule` matches for the rest of the run. */
+  | { kind: 'allowed_for_run'; call: ToolCall; rule: string }
+  /** Telling the webhooks about a request was given up on; the request stays open. */
+  | { kind: 'notification_failed'; requestId: string; error: string }
+  /** A hook blocked a tool call (PreToolUse) with a reason the model sees. */
+  | { kind: 'hook_blocked'; event: string; reason: string; call?: ToolCall }
+  /** A hook failed or timed out: recorded, and the default applies. */
+  | { kind: 'hook_failed'; event: string; command: string; error: string }
+  /** A Stop hook refused the final answer (once per run): the reason goes to the model. */
+  | { kind: 'stop_refused'; reason: string }
   /** A permission question in a run nobody watches: denied. */
   | { kind: 'approval_unavailable'; call: ToolCall; why: string }
   /** `message` is the failure's message for every stop but the final answer (and a cancellation, which is Temporal's). */
@@ -88,6 +98,16 @@ export function describeTransition(transition: Transition): StepContent {
       return step('continue_as_new', `history of ${transition.historyLength} events handed to a new run`);
     case 'approval_timed_out':
       return { ...step('approval_timed_out', `${toolSummary(transition.call.name, transition.input)} (${transition.why})`), calls: [transition.call] };
+    case 'allowed_for_run':
+      return { ...step('allowed_for_run', `${transition.rule} allowed for the rest of the run by a human`), calls: [transition.call] };
+    case 'notification_failed':
+      return step('notification_failed', `request ${transition.requestId}: ${transition.error}; given up, the run goes on`);
+    case 'hook_blocked':
+      return { ...step('hook_blocked', `${transition.event} hook: ${transition.reason.slice(0, 300)}`), calls: transition.call ? [transition.call] : [] };
+    case 'hook_failed':
+      return step('hook_failed', `${transition.event} hook \`${transition.command.slice(0, 120)}\`: ${transition.error}; the default applies`);
+    case 'stop_refused':
+      return step('stop_refused', `a Stop hook refused the answer: ${transition.reason.slice(0, 300)}`);
     case 'approval_unavailable':
       return { ...step('approval_unavailable', `${transition.why}; nobody to ask in the background: denied`), calls: [transition.call] };
     case 'stop':

@@ -22,6 +22,8 @@ export interface ScriptStep {
   breakAfterChunks?: number;
   /** Streaming only: leave out the finish_reason chunk and the usage chunk, then end cleanly. */
   noFinishReason?: boolean;
+  /** Report no usage (no usage chunk in a stream, no `usage` field otherwise), as llama.cpp's server does. */
+  noUsage?: boolean;
   /** Streaming only: answer 200 with an event stream that ends at once, with no event. */
   noEvents?: boolean;
   /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
@@ -120,7 +122,8 @@ export class ScriptedModelServer {
     const usage = step.usage ?? estimateUsage(body, step);
     if (body.stream) return streamAnswer(res, scenario, step, usage);
     res.writeHead(200, { 'content-type': 'application/json', ...step.headers });
-    res.end(JSON.stringify(completion(scenario, step, usage)));
+    const answer = completion(scenario, step, usage);
+    res.end(JSON.stringify(step.noUsage ? { ...answer, usage: undefined } : answer));
   }
 }
 
@@ -207,7 +210,7 @@ async function streamAnswer(
   });
   if (!step.noFinishReason) {
     chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop') }] });
-    chunks.push({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    if (!step.noUsage) chunks.push({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...step.headers });
   if (step.noEvents) return void res.end();

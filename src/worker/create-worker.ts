@@ -22,6 +22,8 @@ export interface BareAgentWorkerOptions {
   identity?: string;
   /** OpenTelemetry (src/worker/tracing.ts); off when absent. */
   tracing?: Tracing;
+  /** Where to POST when a run waits for a human; default BAREAGENT_NOTIFY_WEBHOOK. */
+  notifyWebhook?: string;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -54,7 +56,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ provider: options.provider, mcp }),
+    activities: createActivities({ provider: options.provider, mcp, notifyWebhook: options.notifyWebhook ?? (process.env.BAREAGENT_NOTIFY_WEBHOOK || undefined) }),
     dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     interceptors: {

@@ -51,6 +51,15 @@ export const mcpOnce = proxyActivities<Activities>({
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
+/**
+ * Telling a human that a run waits: retried with backoff (about 15 s of waits over 5 attempts, each
+ * at most 10 s), then given up. The run never waits for it.
+ */
+export const notifying = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 5 },
+});
+
 /** Reading the project's instructions at run start: a read, safe to repeat. */
 export const instructionReading = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -17,6 +17,7 @@ import { countIteration, type BudgetLimits } from '../loop/budget';
 import { budgetStop } from '../loop/budget-stop';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
+import { parseRule } from '../loop/permission-rules';
 import { checkPermission, createPolicy } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
@@ -33,6 +34,7 @@ import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { listMcpTools } from './mcp-tools';
 import { readInstructions } from './project-instructions';
+import { readHooks, RunHooks } from './run-hooks';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -59,6 +61,7 @@ class AgentRun {
     try {
       if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
       if (this.fresh) this.state.instructions = await readInstructions(this.config);
+      if (this.fresh) this.state.hooks = await readHooks(this.config);
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
       const result = await this.loop();
@@ -150,6 +153,7 @@ class AgentRun {
   private readonly model: ModelTurn;
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
+  private readonly hooks: RunHooks;
   private readonly policy;
   private readonly patches: RunPatches;
   private readonly offered: ReadonlySet<string>;
@@ -166,13 +170,21 @@ class AgentRun {
     this.state = carried ?? initialRunState(config.prompt, Date.now());
     this.fresh = carried === undefined;
     this.stream = new WorkflowStream(carried?.stream);
-    this.policy = createPolicy(config.permissionMode, config.permissionRules);
+    const { allow = [], deny } = config.permissionRules;
+    this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
     this.patches = askRunPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
     this.sandbox = sandboxRequest(config);
     this.report = new RunReporter(this.stream, this.state, this.limits, config.maxIterations);
+    this.hooks = new RunHooks({
+      config,
+      hooks: () => this.state.hooks,
+      sandbox: this.sandbox,
+      workflowId: this.workflowId,
+      record: (transition) => this.report.record(transition, this.report.budget()),
+    });
     this.human = new HumanChannel({
       config,
       workflowId: this.workflowId,
@@ -181,6 +193,11 @@ class AgentRun {
       attributes: this.report.attributes,
       record: (transition) => this.report.record(transition, this.report.budget()),
       step: () => this.state.budget.iterations,
+      waiting: (request) => this.hooks.waiting(request),
+      allowForRun: (rule) => {
+        this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
+        this.policy.allow.push(parseRule(rule));
+      },
       forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
@@ -197,6 +214,7 @@ class AgentRun {
       // Runs that started under the pattern-list guard keep its decisions on replay.
       guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
       failuresByAction: this.patches.failuresByAction,
+      hooks: this.hooks,
     });
     this.model = new ModelTurn({
       config,
@@ -206,7 +224,7 @@ class AgentRun {
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
       tokensFromUsage: this.patches.tokensFromUsage,
     });
-    this.completion = { config, state: this.state, board: this.board, report: this.report };
+    this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });
   }
 

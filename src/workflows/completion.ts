@@ -5,6 +5,7 @@ import { durationToMs } from '../loop/duration';
 import type { Transition } from '../loop/transitions';
 import { runAcceptance } from './acceptance';
 import type { JobBoard } from './job-board';
+import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 
@@ -13,16 +14,24 @@ export interface CompletionContext {
   state: RunState;
   board: JobBoard;
   report: RunReporter;
+  hooks?: RunHooks;
 }
 
 /**
  * A final answer is a proposal. It ends the run only when no job runs (or the
  * run does not wait for jobs), the acceptance check passes and no follow-up is queued.
  */
-export async function proposeCompletion({ config, state, board, report }: CompletionContext): Promise<Transition> {
+export async function proposeCompletion({ config, state, board, report, hooks }: CompletionContext): Promise<Transition> {
   if (config.waitForJobs && board.hasRunning()) {
     report.setPhase('waiting_for_jobs');
     return { kind: 'waiting_for_jobs', jobs: board.list().map((job) => job.taskId) };
+  }
+  const refused = await hooks?.stop(state.lastText, state.stopRefused ?? false);
+  // Once per run, so that a hook that always refuses cannot keep a run from ending.
+  if (refused !== undefined && !state.stopRefused) {
+    state.stopRefused = true;
+    state.messages.push({ role: 'user', content: `A Stop hook refused to let the run end: ${refused}\nThe task is not done yet: continue.` });
+    return { kind: 'stop_refused', reason: refused };
   }
   if (config.acceptance) {
     report.setPhase('checking_acceptance');

@@ -8,6 +8,7 @@ import { durationToMs } from '../loop/duration';
 import type { PermissionDecision } from '../loop/permissions';
 import type { Transition } from '../loop/transitions';
 import { childPermissionSignal } from '../common/contract';
+import { notifyHuman } from './notify-human';
 import { PermissionGate } from './permission-gate';
 import type { RunAttributes } from './search-attribute-keys';
 
@@ -19,6 +20,10 @@ export interface HumanChannelContext {
   attributes: RunAttributes;
   record(transition: Transition): void;
   step(): number;
+  /** The run starts waiting for a human (PermissionRequest and Notification hooks). */
+  waiting(request: PendingPermission): void;
+  /** An "allow always" answer: `rule` allows for the rest of the run. */
+  allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   forgetAnswers: boolean;
 }
@@ -57,7 +62,10 @@ export class HumanChannel {
     attributes.set({ status: 'awaiting_approval', waitingForHuman: true });
     publish({ type: 'permission_request', step: this.context.step(), ...request });
     await this.mirrorToParent(request, true);
+    const answered = notifyHuman(config, this.context.workflowId, request, (error) => this.context.record({ kind: 'notification_failed', requestId: request.requestId, error }));
+    this.context.waiting(request);
     const answer = await this.gate.ask(request, timeoutMs);
+    answered();
     await this.mirrorToParent(request, false);
     attributes.set({ status: 'running', waitingForHuman: false });
     publish({
@@ -66,7 +74,12 @@ export class HumanChannel {
       requestId: call.id,
       decision: answer.allowed ? 'allow' : 'deny',
       reason: answer.timedOut ? `timed out after ${config.approvalTimeout}: denied (fail closed)` : answer.reason,
+      ...(answer.rule ? { rule: answer.rule } : {}),
     });
+    if (answer.rule) {
+      this.context.allowForRun(answer.rule);
+      this.context.record({ kind: 'allowed_for_run', call, rule: answer.rule });
+    }
     if (answer.timedOut) this.context.record({ kind: 'approval_timed_out', call, input, why: decision.reason });
     this.context.setPhase('running_tool');
     return answer.allowed;

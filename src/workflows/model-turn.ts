@@ -1,12 +1,14 @@
+import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { LLMResponse, Message } from '../common/messages';
 import { addUsage } from '../loop/budget';
 import type { CompactionOptions } from '../loop/compaction';
-import { contextTokens, estimateContextTokens, type TokenAnchor } from '../loop/token-count';
+import { contextTokens, estimateContextTokens, estimateTextTokens, type TokenAnchor } from '../loop/token-count';
 import type { Stop, Transition } from '../loop/transitions';
 import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
+import { USAGE_ESTIMATES } from './patches';
 import { instructionsPrompt } from './project-instructions';
 import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
@@ -105,6 +107,13 @@ export class ModelTurn {
         },
       ],
     );
+    if (response.usageMissing && patched(USAGE_ESTIMATES)) {
+      // Without a count, token and cost budgets would never trip: estimate what was sent and received.
+      const inputTokens = estimateContextTokens(messages) + estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(mcpTools));
+      response.usage = { inputTokens, outputTokens: estimateTextTokens(response.text + JSON.stringify(response.toolCalls)) };
+      state.usageEstimated = true;
+      state.usageEstimatePending = true;
+    }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
     return response;
   }

@@ -1,12 +1,15 @@
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
 import { describeIssues } from '../common/input';
+import { sessionRuleFor } from '../loop/session-rules';
 import { decidePermissionUpdate, permissionDecisionSignal } from '../common/contract';
 
 export interface HumanAnswer {
   allowed: boolean;
   reason: string;
   timedOut: boolean;
+  /** Allowed for the rest of the run under this rule ("allow always"). */
+  rule?: string;
 }
 
 /**
@@ -56,7 +59,12 @@ export class PermissionGate {
         return { allowed: false, reason: 'no answer before the approval timeout', timedOut: true };
       }
       const answer = this.answers.get(request.requestId) as PermissionDecisionInput;
-      return { allowed: answer.decision === 'allow', reason: answer.reason ?? `${answer.decision} by a human`, timedOut: false };
+      return {
+        allowed: answer.decision !== 'deny',
+        reason: answer.reason ?? `${answer.decision} by a human`,
+        timedOut: false,
+        ...(answer.decision === 'allow_always' && answer.rule ? { rule: answer.rule } : {}),
+      };
     } finally {
       this.pending.delete(request.requestId);
       if (this.forgetAnswers) this.answers.delete(request.requestId);
@@ -64,10 +72,16 @@ export class PermissionGate {
   }
 
   private record(raw: unknown): PermissionDecisionResult {
-    const input = PermissionDecisionInput.parse(raw);
+    const parsed = PermissionDecisionInput.parse(raw);
+    const input = parsed.decision === 'allow_always' ? { ...parsed, rule: parsed.rule ?? this.derivedRule(parsed.requestId) } : parsed;
     this.answers.set(input.requestId, input);
     this.decided.add(input.requestId);
-    return { requestId: input.requestId, decision: input.decision };
+    return { requestId: input.requestId, decision: input.decision, ...(input.rule ? { rule: input.rule } : {}) };
+  }
+
+  private derivedRule(requestId: string): string | undefined {
+    const request = this.pending.get(requestId);
+    return request ? sessionRuleFor(request.tool, request.input) : undefined;
   }
 
   private problemWith(raw: unknown): string | undefined {
@@ -76,6 +90,9 @@ export class PermissionGate {
     const { requestId } = parsed.data;
     if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
     if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
+    if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !this.derivedRule(requestId)) {
+      return `no rule can be derived from request ${requestId} (its argument ends with "*"): give one in "rule"`;
+    }
     return undefined;
   }
 }

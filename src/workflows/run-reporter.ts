@@ -39,7 +39,9 @@ export class RunReporter {
 
   private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string): StepRecord {
     const stepId = (this.state.steps.at(-1)?.step_id ?? 0) + 1;
-    const record = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox, messageCount: this.state.messages.length });
+    const computed = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox, messageCount: this.state.messages.length });
+    const record: StepRecord = this.state.usageEstimatePending ? { ...computed, usage_estimated: true } : computed;
+    this.state.usageEstimatePending = false;
     this.state.steps.push(record);
     this.publish({ type: 'step', record });
     return record;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { describeIssues } from '../common/input';
+import type { HooksConfig } from '../common/hooks';
 import type { McpCatalog } from '../common/mcp';
 import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
@@ -25,6 +26,7 @@ const McpCatalogShape = z.looseObject({
   servers: z.array(z.looseObject({ name: z.string(), source: z.enum(['input', 'workspace']), tools: z.array(z.looseObject({ name: z.string(), server: z.string(), tool: z.string() })) })),
 });
 const ProjectInstructionsShape = z.looseObject({ files: z.array(z.string()), text: z.string() });
+const HooksShape = z.looseObject({ hooks: z.array(z.looseObject({ event: z.string(), command: z.string() })), errors: z.array(z.string()).optional() });
 const StreamState = z.looseObject({ log: z.array(z.unknown()), base_offset: z.number().int().min(0) });
 
 /** Everything a run knows, as plain JSON: what continue-as-new hands to the next run. */
@@ -52,6 +54,16 @@ export const RunState = z.object({
   mcp: McpCatalogShape.transform((catalog) => catalog as unknown as McpCatalog).optional(),
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
   instructions: ProjectInstructionsShape.transform((read) => read as ProjectInstructions).optional(),
+  /** The hooks read at the start of the conversation; carried like `mcp`. */
+  hooks: HooksShape.transform((hooks) => hooks as unknown as HooksConfig).optional(),
+  /** A Stop hook refused an answer already: it may do so once per conversation. */
+  stopRefused: z.boolean().optional(),
+  /** Some model call's usage was estimated (the provider reported none): `status` says so. */
+  usageEstimated: z.boolean().optional(),
+  /** The next step record gets `usage_estimated: true`: its model call's usage was estimated. */
+  usageEstimatePending: z.boolean().optional(),
+  /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
+  sessionRules: z.array(z.string()).optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
   /** A fork's origin, once its conversation was loaded. */

@@ -7,9 +7,11 @@ import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
+import { toolResult } from '../loop/tool-results';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
+import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
@@ -29,6 +31,7 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** See AgentRun: false only for runs recorded before failures were counted per action. */
   failuresByAction: boolean;
+  hooks: RunHooks;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
@@ -50,7 +53,10 @@ export class ToolRound {
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
       report.setPhase('running_tool');
       const mcp = findMcpTool(state.mcp, call.name);
-      const result = mcp
+      const blocked = await this.context.hooks.preToolUse(call);
+      const result = blocked !== undefined
+        ? toolResult(call.id, `Blocked by a PreToolUse hook: ${blocked}`, true)
+        : mcp
         ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision) })
         : await dispatchToolCall(call, {
         workspace: config.workspace,
@@ -64,6 +70,10 @@ export class ToolRound {
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
+      if (blocked === undefined) {
+        const feedback = await this.context.hooks.postToolUse(call, result);
+        if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
+      }
       report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
       results.push(result);
       const seen = observeToolOutcome(

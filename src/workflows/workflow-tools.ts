@@ -62,6 +62,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     ...(config.workspace ? { workspace: config.workspace } : {}),
     ...(config.model ? { model: config.model } : {}),
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
+    ...(config.notify ? { notify: config.notify } : {}),
   };
   if (args.run_in_background) {
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);

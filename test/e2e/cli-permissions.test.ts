@@ -62,3 +62,30 @@ test('deny from another shell, with a reason; a second answer is refused with a 
   expect(finished.code).toBe(2);
   expect(finished.stderr).toContain('is not waiting for a permission decision');
 });
+
+test('approve --always allows the call and the same call later; --rule names a wider one; status lists them', async () => {
+  h.model.setScenario('cli-always', [
+    { toolCalls: [{ id: 'call_t1', name: 'bash', arguments: { command: 'touch one.txt' } }] },
+    { toolCalls: [{ id: 'call_t2', name: 'bash', arguments: { command: 'touch one.txt' } }] },
+    { toolCalls: [{ id: 'call_mk', name: 'bash', arguments: { command: 'mkdir -p out' } }] },
+    { toolCalls: [{ id: 'call_mk2', name: 'bash', arguments: { command: 'mkdir -p out/deeper' } }] },
+    { text: 'Made them.' },
+  ]);
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'make', model: 'cli-always', workspace, stream: false }, 'cli-always-1');
+  await pendingRequest(handle, 'call_t1');
+  expect(await runCli(['deny', 'cli-always-1', '--always'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--always'") });
+  const bad = await runCli(['approve', 'cli-always-1', '--rule', 'bash(touch*)'], env);
+  expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--rule goes with --always') });
+  const always = await runCli(['approve', 'cli-always-1', '--always'], env);
+  expect(always).toMatchObject({ code: 0 });
+  expect(always.stdout).toContain('allowed call_t1 in cli-always-1; bash(touch one.txt) allowed for the rest of the run');
+  // call_t2 is the same command: the next question is mkdir.
+  await pendingRequest(handle, 'call_mk');
+  const status = await runCli(['status', 'cli-always-1'], env);
+  expect(status.stdout).toContain('allowed for the rest of this run: bash(touch one.txt)');
+  const wider = await runCli(['approve', 'cli-always-1', 'call_mk', '--always', '--rule', 'bash(mkdir -p out*)', '--json'], env);
+  expect(JSON.parse(wider.stdout)).toEqual({ requestId: 'call_mk', decision: 'allow_always', rule: 'bash(mkdir -p out*)' });
+  expect(await handle.result()).toMatchObject({ text: 'Made them.' });
+  expect(existsSync(path.join(workspace, 'out/deeper'))).toBe(true);
+});

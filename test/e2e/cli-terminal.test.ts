@@ -43,15 +43,16 @@ function scriptTidyRun(model: string): void {
   ]);
 }
 
-test('streamed text and the answer are readable in full, the approval is answered with y, and a second run completes too', async () => {
+test('streamed text and the answer are readable in full, the approval is answered with y, and a second run completes too, answered with a', async () => {
   const workspace = h.workspace({ 'README.md': 'x\n' });
   for (const n of [1, 2]) {
     const model = `tty-${n}-${suffix}`;
     scriptTidyRun(model);
     pane = TmuxPane.start(command(model, workspace, `${model}-run`), { cols: 160, rows: 40, env: {} });
-    const asking = await pane.waitFor(/Allow bash\(echo tidy > note\.txt\)\? \[y\/N\]/, 90_000);
+    const asking = await pane.waitFor(/Allow bash\(echo tidy > note\.txt\)\? \[y\/N\/a\]/, 90_000);
     expect(asking).toContain(INTRO);
-    pane.keys('y', 'Enter');
+    // The second run answers "a": allowed, and the same command for the rest of that run.
+    pane.keys(n === 1 ? 'y' : 'a', 'Enter');
     await pane.waitFor(/thinking · step 2 · \d+s · \d+ tokens · 199 iterations left/, 30_000);
     const screen = await pane.waitFor(/EXIT=\d+/, 60_000);
     expect(screen).toContain('EXIT=0');
@@ -59,6 +60,7 @@ test('streamed text and the answer are readable in full, the approval is answere
     expect(lines).toContain(INTRO);
     expect(lines).toContain(ANSWER);
     expect(screen).toContain('⏺ bash echo tidy > note.txt');
+    if (n === 2) expect(screen).toContain('(and bash(echo tidy > note.txt) for the rest of this run)');
     // The status line lived below the text and left nothing behind.
     expect(screen).not.toMatch(/thinking ·|writing ·|running bash ·/);
     expect(readFileSync(path.join(workspace, 'note.txt'), 'utf8')).toBe('tidy\n');

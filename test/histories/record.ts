@@ -4,7 +4,7 @@
  * them all with the current workflow code: a change that would break running workflows fails CI.
  * Re-record only for a change that is meant to be incompatible, and say so in the commit.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
@@ -17,7 +17,11 @@ import { freePort } from '../support/free-port';
 import { byPrompt } from '../support/by-prompt';
 import { everythingServer, MCP_READ_PATHS } from '../support/mcp-servers';
 import { ScriptedModelServer, type Scenario, type ScriptStep } from '../support/scripted-model-server';
-import { decidePermissionUpdate, permissionDecisionSignal, statusQuery, userMessageSignal } from '../../src/common/contract';
+import { decidePermissionUpdate, permissionDecisionSignal, statusQuery, stepsQuery, userMessageSignal } from '../../src/common/contract';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** A webhook that refuses with 404 (given up at once), started by main() before any recording. */
+let refusingWebhook: WebhookReceiver | undefined;
 
 interface Recording {
   name: string;
@@ -280,6 +284,62 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fork it', model: 'm', workspace, forkFrom: { workflowId: 'history-fork-origin', step: 1 } }),
   },
   {
+    // "Allow for the rest of this run": the same command later runs unasked.
+    name: 'permission-allowed-for-run',
+    scenario: [
+      { toolCalls: [{ id: 'a1', name: 'bash', arguments: { command: 'touch once.txt' } }] },
+      { toolCalls: [{ id: 'a2', name: 'bash', arguments: { command: 'touch once.txt' } }] },
+      { text: 'Ran it twice.' },
+    ],
+    input: (workspace) => ({ prompt: 'Touch twice', model: 'm', workspace }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId, decision: 'allow_always' }] });
+    },
+  },
+  {
+    // A request opens: the webhooks are told by an activity the run does not wait for; a refusing
+    // run webhook is recorded as a step, and the answer goes on as usual.
+    name: 'notify-human',
+    scenario: [{ toolCalls: [{ id: 'n1', name: 'bash', arguments: { command: 'touch told.txt' } }] }, { text: 'Told and done.' }],
+    input: (workspace) => ({ prompt: 'Touch', model: 'm', workspace, notify: { webhook: refusingWebhook?.url('/hook') } }),
+    drive: async (handle) => {
+      const requestId = await waitForPending(handle);
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+        const steps = await handle.query(stepsQuery);
+        if (steps.some((s) => s.reason === 'notification_failed')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await handle.signal(permissionDecisionSignal, { requestId, decision: 'allow' });
+    },
+  },
+  {
+    // Hooks from the workspace's settings: a PreToolUse hook blocks rm, a PostToolUse hook logs,
+    // a Stop hook refuses the first answer once.
+    name: 'hooks',
+    files: {
+      '.bareagent/settings.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'bash(rm*)', hooks: [{ command: 'echo no rm >&2; exit 2' }] }],
+          PostToolUse: [{ hooks: [{ command: 'cat >> log.jsonl' }] }],
+          Stop: [{ hooks: [{ command: 'echo \'{"decision":"block","reason":"check again"}\'' }] }],
+        },
+      }),
+    },
+    scenario: [
+      { toolCalls: [{ id: 'h1', name: 'bash', arguments: { command: 'rm -rf x' } }, { id: 'h2', name: 'glob', arguments: { pattern: '*' } }] },
+      { text: 'First answer.' },
+      { text: 'Checked again.' },
+    ],
+    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace }),
+  },
+  {
+    // A provider that reports no usage: estimated, so that the token budget trips.
+    name: 'usage-estimated',
+    scenario: (_body: unknown, i: number) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }], noUsage: true }),
+    input: (workspace) => ({ prompt: 'Spend '.repeat(600), model: 'm', workspace, budgets: { maxTokens: 2000 } }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
@@ -301,6 +361,7 @@ async function main() {
     extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=120'],
   });
   const model = await ScriptedModelServer.start();
+  refusingWebhook = await WebhookReceiver.start(() => 404);
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const native = await NativeConnection.connect({ address });
@@ -316,7 +377,10 @@ async function main() {
       for (const recording of recordings.filter((r) => only.length === 0 || only.includes(r.name))) {
         model.setScenario('m', recording.scenario);
         const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-record-ws-'));
-        for (const [file, content] of Object.entries(recording.files ?? {})) writeFileSync(path.join(workspace, file), content);
+        for (const [file, content] of Object.entries(recording.files ?? {})) {
+          mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+          writeFileSync(path.join(workspace, file), content);
+        }
         await recording.before?.(async (workflowId, input) => {
           await client.workflow.execute('agentRun', { taskQueue, workflowId, args: [input] }).catch(() => undefined);
         }, workspace);
@@ -343,6 +407,7 @@ async function main() {
     await native.close();
     await connection.close();
     await model.close();
+    await refusingWebhook.close();
     await server.stop();
   }
 }

@@ -48,7 +48,7 @@ export class Harness {
   }
 
   /** `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default. */
-  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing } = {}): Promise<RunningWorker> {
+  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; notifyWebhook?: string } = {}): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
@@ -57,6 +57,7 @@ export class Harness {
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
       ...(overrides.tracing ? { tracing: overrides.tracing } : {}),
+      ...(overrides.notifyWebhook ? { notifyWebhook: overrides.notifyWebhook } : {}),
     });
     const running = worker.run();
     const handle: RunningWorker = {

@@ -25,3 +25,9 @@ test('--max-tokens, --max-cost and --max-wall-clock become the budgets; a bad on
   expect(buildRunInput('x', { workspace: '/tmp' })).not.toHaveProperty('budgets');
   expect(() => buildRunInput('x', { workspace: '/tmp', maxTokens: 'lots' })).toThrow(/budgets\.maxTokens/);
 });
+
+test('--notify becomes the run webhook; a URL that is not http(s) is a usage error naming the field', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', notify: 'https://hooks.example/abc' })).toMatchObject({ notify: { webhook: 'https://hooks.example/abc' } });
+  expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'ftp://hooks.example/abc' })).toThrow(/notify\.webhook: must be an http\(s\) URL/);
+  expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'not a url' })).toThrow(UsageError);
+});

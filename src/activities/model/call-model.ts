@@ -73,6 +73,7 @@ async function callOnce(client: OpenAI, body: Body): Promise<LLMResponse> {
     finishReason: choice?.finish_reason ?? 'stop',
     model: completion.model || body.model,
     streamed: false,
+    ...(completion.usage ? {} : { usageMissing: true as const }),
   };
 }
 

@@ -29,6 +29,7 @@ export async function collectStream(
   let model = '';
   let finishReason = '';
   let usage = { inputTokens: 0, outputTokens: 0 };
+  let usageMissing = true;
   let eventCount = 0;
   const partial: PartialCall[] = [];
   const done: ToolCall[] = [];
@@ -43,7 +44,10 @@ export async function collectStream(
     onChunk();
     eventCount += 1;
     model = chunk.model || model;
-    if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+    if (chunk.usage) {
+      usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      usageMissing = false;
+    }
     const choice = chunk.choices[0];
     if (!choice) continue;
     if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -63,5 +67,5 @@ export async function collectStream(
   if (eventCount === 0) throw noStreamResponse();
   if (!finishReason) throw noFinishReason(eventCount);
   for (let index = done.length; index < partial.length; index++) finish(index);
-  return { text, toolCalls: done, usage, finishReason, model, streamed: true };
+  return { text, toolCalls: done, usage, finishReason, model, streamed: true, ...(usageMissing ? { usageMissing } : {}) };
 }

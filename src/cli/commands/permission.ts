@@ -4,13 +4,18 @@ import { sendDecision } from '../ask-permission';
 import { openStack } from '../local-stack';
 import { UsageError } from '../run-input';
 
-/** `bareagent approve|deny <workflowId> [requestId]`: with no request id, the one the run waits on. */
+/**
+ * `bareagent approve|deny <workflowId> [requestId]`: with no request id, the one the run waits on.
+ * `approve --always [--rule r]` allows for the rest of the run (the rule defaults to the call itself).
+ */
 export async function decideCommand(
-  decision: 'allow' | 'deny',
+  answer: 'allow' | 'deny',
   workflowId: string,
   requestId: string | undefined,
-  flags: { reason?: string; json?: boolean },
+  flags: { reason?: string; json?: boolean; always?: boolean; rule?: string },
 ): Promise<number> {
+  if (flags.rule && !flags.always) throw new UsageError('--rule goes with --always.');
+  const decision = answer === 'allow' && flags.always ? 'allow_always' : answer;
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
     const handle = stack.client.workflow.getHandle(workflowId);
@@ -27,9 +32,13 @@ export async function decideCommand(
       requestId: id,
       decision,
       ...(flags.reason ? { reason: flags.reason } : {}),
+      ...(flags.rule ? { rule: flags.rule } : {}),
     });
     if (flags.json) console.log(JSON.stringify(result));
-    else console.log(`${decision === 'allow' ? pc.green('allowed') : pc.red('denied')} ${result.requestId} in ${target}`);
+    else {
+      const rest = result.rule ? `; ${result.rule} allowed for the rest of the run` : '';
+      console.log(`${decision === 'deny' ? pc.red('denied') : pc.green('allowed')} ${result.requestId} in ${target}${rest}`);
+    }
     return 0;
   } finally {
     await stack.close();

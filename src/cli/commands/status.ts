@@ -43,6 +43,7 @@ function printStatus(status: RunStatus & { workflowId: string }): void {
     const line = `  sandbox: network ${sandbox.network} · workspace ${sandbox.workspace} · ${sandbox.enforcement}${paths}`;
     console.log(sandbox.enforcement === 'off' ? pc.red(`${line} (BAREAGENT_SANDBOX=off on the worker: commands run unconfined)`) : pc.dim(line));
   }
+  if (status.sessionRules?.length) console.log(pc.dim(`  allowed for the rest of this run: ${status.sessionRules.join(', ')}`));
   for (const pending of status.pendingPermissions) {
     console.log(
       `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${pending.requestId}  (denied at ${pending.deadline})`,

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** The run's own notification target (`notify` in the input); the worker may add its own. */
+export const NotifyInput = z.strictObject({
+  webhook: z
+    .string()
+    .url({ message: 'must be an http(s) URL' })
+    .refine((url) => /^https?:\/\//i.test(url), { message: 'must be an http(s) URL' }),
+});
+export type NotifyInput = z.infer<typeof NotifyInput>;
+
+/** What a webhook receives when a run starts waiting for a human. At least once: dedupe by `workflowId` + `requestId`. */
+export interface HumanNeeded {
+  type: 'permission_request';
+  workflowId: string;
+  requestId: string;
+  tool: string;
+  inputSummary: string;
+  requestedAt: string;
+  deadline: string;
+  commands: { approve: string; approveAlways: string; deny: string; signal: string };
+}
+
+export interface NotifyRequest {
+  /** The run's webhook, if it named one. */
+  webhook?: string;
+  payload: HumanNeeded;
+}
+
+export interface NotifyResult {
+  /** Where it was delivered: `run webhook (host)`, `worker webhook (host)`; empty when none is configured. */
+  delivered: string[];
+}

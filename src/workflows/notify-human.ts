@@ -1,0 +1,55 @@
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import type { AgentRunConfig } from '../common/input';
+import type { HumanNeeded } from '../common/notify';
+import { toolSummary } from '../common/tool-schemas';
+import type { PendingPermission } from '../common/wire';
+import { notifying } from './activity-proxies';
+import { NOTIFY_HUMAN } from './patches';
+import { describeActivityFailure } from './failures';
+
+/** The webhook payload for an open request: what it is and how to answer it. */
+export function humanNeeded(workflowId: string, request: PendingPermission): HumanNeeded {
+  const id = `${workflowId} ${request.requestId}`;
+  return {
+    type: 'permission_request',
+    workflowId,
+    requestId: request.requestId,
+    tool: request.tool,
+    inputSummary: toolSummary(request.tool, request.input, 500),
+    requestedAt: request.requestedAt,
+    deadline: request.deadline,
+    commands: {
+      approve: `bareagent approve ${id}`,
+      approveAlways: `bareagent approve ${id} --always`,
+      deny: `bareagent deny ${id}`,
+      signal: `temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${JSON.stringify({ requestId: request.requestId, decision: 'allow' })}'`,
+    },
+  };
+}
+
+/**
+ * When a request opens: the webhooks are told by an activity the run does not wait for (the
+ * worker's own webhook is known only there, so every new run schedules it). Behind a patch:
+ * runs recorded before it scheduled nothing here. A delivery given up on is reported to `failed`.
+ * Returns what to call once the request is decided: retries still under way then stop.
+ */
+export function notifyHuman(config: Omit<AgentRunConfig, 'resume'>, workflowId: string, request: PendingPermission, failed: (error: string) => void): () => void {
+  if (!patched(NOTIFY_HUMAN)) return () => undefined;
+  const scope = new CancellationScope();
+  const started = scope.run(() =>
+    notifying.notifyHuman.executeWithOptions({ summary: `notify: ${toolSummary(request.tool, request.input, 80)}` }, [
+      { ...(config.notify ? { webhook: config.notify.webhook } : {}), payload: humanNeeded(workflowId, request) },
+    ]),
+  );
+  let settled = false;
+  void started.then(
+    () => (settled = true),
+    (err: unknown) => {
+      settled = true;
+      if (!isCancellation(err)) failed(describeActivityFailure(err).message);
+    },
+  );
+  return () => {
+    if (!settled) scope.cancel();
+  };
+}
