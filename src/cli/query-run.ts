@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionOptions } from '../common/connection-options';
 import { connectionFromEnv, type ConnectionConfig } from '../common/config';
-import { bundleOptions, payloadConverterPath } from '../worker/create-worker';
+import { cachedWorkflowBundle } from '../worker/cached-bundle';
+import { payloadConverterPath } from '../worker/create-worker';
 import { tracingSinks } from '../worker/tracing-sinks';
-import { bareagentHome, hasLiveWorker, installQuietRuntime } from './local-stack';
+import { hasLiveWorker, installQuietRuntime } from './local-stack';
 
 /**
  * Queries a run, open or closed, with or without a worker on its task queue. Temporal answers a
@@ -89,37 +87,3 @@ async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'name
     },
   };
 }
-
-/**
- * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
- * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach.
- */
-export async function cachedWorkflowBundle(): Promise<string> {
-  if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
-  const options = bundleOptions();
-  const srcRoot = path.resolve(path.dirname(options.workflowsPath), '..');
-  const hash = createHash('sha256');
-  for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
-  hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
-  const dir = path.join(bareagentHome(), 'cache');
-  const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
-  if (existsSync(codePath)) return codePath;
-  const { code } = await bundleWorkflowCode({ ...options, logger: silent });
-  mkdirSync(dir, { recursive: true });
-  const partial = `${codePath}.${process.pid}.tmp`;
-  writeFileSync(partial, code);
-  renameSync(partial, codePath);
-  return codePath;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) return sourceFiles(full);
-      return /\.(ts|js|json)$/.test(name) ? [full] : [];
-    });
-}
-
-const silent = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -3,7 +3,9 @@ import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
 import type { ProviderConfig } from '../activities/model/model-request';
+import type { DeploymentVersion } from './make-current';
 import type { Tracing } from './tracing';
+import { pinnedDeploymentOptions } from './worker-versioning';
 import { tracingSinks } from './tracing-sinks';
 
 export interface BareAgentWorkerOptions {
@@ -22,6 +24,8 @@ export interface BareAgentWorkerOptions {
   identity?: string;
   /** OpenTelemetry (src/worker/tracing.ts); off when absent. */
   tracing?: Tracing;
+  /** Worker Versioning (see worker-versioning.ts): the version this worker polls as, its runs pinned to it. */
+  versioning?: DeploymentVersion;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -67,6 +71,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
     ...options.tuning,
   });
   return closingMcpOnStop(worker, mcp);
