@@ -5,6 +5,9 @@ import { connectionOptions } from '../common/connection-options';
 import { connectionFromEnv, type ConnectionConfig } from '../common/config';
 import { cachedWorkflowBundle } from '../worker/cached-bundle';
 import { payloadConverterPath } from '../worker/create-worker';
+import type { DeploymentVersion } from '../worker/make-current';
+import { pinnedDeploymentOptions } from '../worker/worker-versioning';
+import { runVersion } from './run-version';
 import { tracingSinks } from '../worker/tracing-sinks';
 import { hasLiveWorker, installQuietRuntime } from './local-stack';
 
@@ -30,7 +33,7 @@ export async function queryRun<T>(client: Client, workflowId: string, name: stri
       if (!isDeadline(err)) throw err;
     }
   }
-  const worker = await startQueryWorker(config, description.taskQueue);
+  const worker = await startQueryWorker(config, description.taskQueue, runVersion(description));
   try {
     // Another reader's query worker can take this query as it shuts down and drop or fail it
     // ("Failed to query Workflow"): ask again while ours keeps polling (an answer takes < 1 s).
@@ -64,7 +67,11 @@ interface QueryWorker {
   stop(): Promise<void>;
 }
 
-async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'namespace'>, taskQueue: string): Promise<QueryWorker> {
+/**
+ * The server hands a pinned run's queries only to pollers of its version (an unversioned worker
+ * never sees them): the query worker then polls as that version.
+ */
+async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'namespace'>, taskQueue: string, version: DeploymentVersion | undefined): Promise<QueryWorker> {
   installQuietRuntime();
   const [codePath, connection] = await Promise.all([cachedWorkflowBundle(), NativeConnection.connect(connectionOptions(config.address))]);
   const dataConverter = dataConverterFromEnv();
@@ -77,6 +84,7 @@ async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'name
     sinks: tracingSinks(undefined),
     maxCachedWorkflows: 0,
     maxConcurrentWorkflowTaskExecutions: 2,
+    ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version.deploymentName, version.buildId) } : {}),
   });
   const running = worker.run();
   return {
