@@ -7,6 +7,8 @@ import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
 import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
 import { tracingFromEnv } from './worker/tracing';
+import { applySetCurrentPolicy, resolveWorkerVersion } from './worker/worker-version';
+import { versioningFromEnv } from './worker/worker-versioning';
 
 /** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
 export async function runWorker(): Promise<void> {
@@ -18,6 +20,8 @@ export async function runWorker(): Promise<void> {
     return [];
   });
   if (added.length) console.error(`Registered search attributes: ${added.join(', ')}`);
+  const versioning = versioningFromEnv();
+  const versioned = versioning ? await resolveWorkerVersion(versioning) : undefined;
   const connection = await NativeConnection.connect(connectionOptions(config.address));
   const tracing = tracingFromEnv();
   try {
@@ -28,19 +32,28 @@ export async function runWorker(): Promise<void> {
       provider: providerConfigFromEnv(),
       ...(dataConverter ? { dataConverter } : {}),
       ...(tracing ? { tracing } : {}),
-      // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up.
-      ...(process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
+      // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up; a versioned
+      // worker runs the bundle its build id names.
+      ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
+      ...(!versioned && process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
     });
     const encryption = dataConverter ? ', payloads encrypted' : '';
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);
     console.error(sandboxLogLine());
     if (tracing) console.error('Tracing: spans to the OTLP endpoint from OTEL_EXPORTER_OTLP_ENDPOINT');
+    const running = worker.run();
+    if (versioning && versioned) {
+      // Not awaited before polling: the server registers the version from this worker's polls.
+      applySetCurrentPolicy(connection.workflowService, config.namespace, versioning, versioned.version, (line) => console.error(line)).catch((err: Error) =>
+        console.error(`Worker versioning: could not make build ${versioned.version.buildId} current (${err.message}); see the README's "Upgrading workers"`),
+      );
+    }
     const toolQueue = process.env.BAREAGENT_TOOL_TASK_QUEUE;
-    if (!toolQueue) return await worker.run();
+    if (!toolQueue) return await running;
     // This machine holds workspaces: runs started with `toolTaskQueue` set to this queue run their tools here.
     const toolWorker = await createToolWorker({ connection, namespace: config.namespace, taskQueue: toolQueue, ...(dataConverter ? { dataConverter } : {}), ...(tracing ? { tracing } : {}) });
     console.error(`Tool worker polling task queue "${toolQueue}"`);
-    await Promise.all([worker.run(), toolWorker.run()]);
+    await Promise.all([running, toolWorker.run()]);
   } finally {
     await tracing?.shutdown();
     await connection.close();

@@ -1,15 +1,17 @@
 import { connectionOptions } from '../connection/connection-options';
 import { temporalProfile } from '../connection/temporal-profile';
 import os from 'node:os';
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
 import type { ProviderConfig } from '../activities/model/model-request';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { bareagentHome } from '../connection/home';
 import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../connection/config';
 import { ensureDevServer, type DevServer } from '../server/dev-server';
 import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
+import { applySetCurrentPolicy, resolveWorkerVersion } from '../worker/worker-version';
+import { versioningFromEnv } from '../worker/worker-versioning';
 import { IN_PROCESS_WORKER_PREFIX, isLivePoller } from './live-pollers';
 
 export interface Stack {
@@ -20,9 +22,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export function bareagentHome(env = process.env): string {
-  return path.resolve(env.BAREAGENT_HOME || '.bareagent');
-}
+export { bareagentHome };
 
 /** A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is started there first when neither is set. */
 export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
@@ -99,11 +99,13 @@ export function installQuietRuntime(): void {
 }
 
 /** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */
-export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig): Promise<LocalWorker> {
+export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig, log: (line: string) => void = () => undefined): Promise<LocalWorker> {
   installQuietRuntime();
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
   const connection = await NativeConnection.connect(connectionOptions(config.address));
   const dataConverter = dataConverterFromEnv();
+  const versioning = versioningFromEnv();
+  const versioned = versioning ? await resolveWorkerVersion(versioning) : undefined;
   const worker = await createBareAgentWorker({
     connection,
     namespace: config.namespace,
@@ -111,14 +113,18 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
     provider,
     identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
     ...(dataConverter ? { dataConverter } : {}),
+    ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
   });
   const running = worker.run();
-  return {
-    worker,
-    stop: async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => undefined);
-      await connection.close();
-    },
+  const stop = async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => undefined);
+    await connection.close();
   };
+  // The run this worker is started for goes to the current version: make it this one first (when due).
+  if (versioning && versioned) await applySetCurrentPolicy(connection.workflowService, config.namespace, versioning, versioned.version, log).catch(async (err: unknown) => {
+    await stop();
+    throw err;
+  });
+  return { worker, stop };
 }

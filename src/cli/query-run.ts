@@ -1,15 +1,16 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
-import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { connectionOptions } from '../connection/connection-options';
 import { connectionFromEnv, type ConnectionConfig } from '../connection/config';
-import { bundleOptions, payloadConverterPath } from '../worker/create-worker';
+import { cachedWorkflowBundle } from '../worker/cached-bundle';
+import { payloadConverterPath } from '../worker/create-worker';
+import type { DeploymentVersion } from '../worker/make-current';
+import { pinnedDeploymentOptions } from '../worker/worker-versioning';
+import { runVersion } from './run-version';
 import { tracingSinks } from '../worker/tracing-sinks';
-import { bareagentHome, hasLiveWorker, installQuietRuntime } from './local-stack';
+import { hasLiveWorker, installQuietRuntime } from './local-stack';
 
 /**
  * Queries a run, open or closed, with or without a worker on its task queue. Temporal answers a
@@ -33,7 +34,7 @@ export async function queryRun<T, A extends unknown[]>(client: Client, workflowI
       if (!isDeadline(err)) throw err;
     }
   }
-  const worker = await startQueryWorker(config, description.taskQueue);
+  const worker = await startQueryWorker(config, description.taskQueue, runVersion(description));
   try {
     // Another reader's query worker can take this query as it shuts down and drop or fail it
     // ("Failed to query Workflow"): ask again while ours keeps polling (an answer takes < 1 s).
@@ -67,7 +68,11 @@ interface QueryWorker {
   stop(): Promise<void>;
 }
 
-async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'namespace'>, taskQueue: string): Promise<QueryWorker> {
+/**
+ * The server hands a pinned run's queries only to pollers of its version (an unversioned worker
+ * never sees them): the query worker then polls as that version.
+ */
+async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'namespace'>, taskQueue: string, version: DeploymentVersion | undefined): Promise<QueryWorker> {
   installQuietRuntime();
   const [codePath, connection] = await Promise.all([cachedWorkflowBundle(), NativeConnection.connect(connectionOptions(config.address))]);
   const dataConverter = dataConverterFromEnv();
@@ -80,6 +85,7 @@ async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'name
     sinks: tracingSinks(undefined),
     maxCachedWorkflows: 0,
     maxConcurrentWorkflowTaskExecutions: 2,
+    ...(version ? { workerDeploymentOptions: pinnedDeploymentOptions(version.deploymentName, version.buildId) } : {}),
   });
   const running = worker.run();
   return {
@@ -90,37 +96,3 @@ async function startQueryWorker(config: Pick<ConnectionConfig, 'address' | 'name
     },
   };
 }
-
-/**
- * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
- * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach.
- */
-export async function cachedWorkflowBundle(): Promise<string> {
-  if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
-  const options = bundleOptions();
-  const srcRoot = path.resolve(path.dirname(options.workflowsPath), '..');
-  const hash = createHash('sha256');
-  for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
-  hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
-  const dir = path.join(bareagentHome(), 'cache');
-  const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
-  if (existsSync(codePath)) return codePath;
-  const { code } = await bundleWorkflowCode({ ...options, logger: silent });
-  mkdirSync(dir, { recursive: true });
-  const partial = `${codePath}.${process.pid}.tmp`;
-  writeFileSync(partial, code);
-  renameSync(partial, codePath);
-  return codePath;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) return sourceFiles(full);
-      return /\.(ts|js|json)$/.test(name) ? [full] : [];
-    });
-}
-
-const silent = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -3,7 +3,9 @@ import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
 import type { ProviderConfig } from '../activities/model/model-request';
+import type { DeploymentVersion } from './make-current';
 import type { Tracing } from './tracing';
+import { pinnedDeploymentOptions } from './worker-versioning';
 import { tracingSinks } from './tracing-sinks';
 
 export interface BareAgentWorkerOptions {
@@ -24,6 +26,8 @@ export interface BareAgentWorkerOptions {
   tracing?: Tracing;
   /** Where to POST when a run waits for a human; default BAREAGENT_NOTIFY_WEBHOOK. */
   notifyWebhook?: string;
+  /** Worker Versioning (see worker-versioning.ts): the version this worker polls as, its runs pinned to it. */
+  versioning?: DeploymentVersion;
   tuning?: Partial<Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentWorkflowTaskExecutions'>>;
 }
 
@@ -69,6 +73,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
     ...options.tuning,
   });
   return closingMcpOnStop(worker, mcp);

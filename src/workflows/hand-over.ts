@@ -1,3 +1,4 @@
+import { allHandlersFinished, condition, makeContinueAsNewFunc, workflowInfo, type ContinueAsNewOptions } from '@temporalio/workflow';
 import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import type { AgentRunConfig, AgentRunInput } from '../common/input';
 import type { agentRun } from './agent-run';
@@ -14,16 +15,29 @@ const CARRIED_STREAM_ENTRIES = 2000;
 export async function handOver(stream: WorkflowStream, config: Omit<AgentRunConfig, 'resume'>, state: RunState, board: JobBoard): Promise<void> {
   const end = stream.getState().base_offset + stream.getState().log.length;
   if (end > CARRIED_STREAM_ENTRIES) stream.truncate(end - CARRIED_STREAM_ENTRIES);
-  await stream.continueAsNew<typeof agentRun>((streamState) => [
+  // The stream's own continueAsNew, spelled out: it takes no continue-as-new options.
+  stream.detachPollers();
+  await condition(allHandlersFinished);
+  const next: Parameters<typeof agentRun> = [
     {
       ...(config as AgentRunInput),
       resume: {
         ...state,
         steps: state.steps.slice(-CARRIED_STEPS),
         jobs: board.state(),
-        stream: streamState,
+        stream: stream.getState(),
         generation: state.generation + 1,
       } satisfies RunState,
     },
-  ]);
+  ];
+  await makeContinueAsNewFunc<typeof agentRun>(nextRunOptions())(...next);
+}
+
+/**
+ * A pinned run's next run stays on its version unless told otherwise: once a newer version is
+ * current (the deployment's target changed), the next run starts on it. Only then are options
+ * set, so the command of a run without Worker Versioning (and of every recorded history) is as before.
+ */
+function nextRunOptions(): ContinueAsNewOptions | undefined {
+  return workflowInfo().targetWorkerDeploymentVersionChanged ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : undefined;
 }

@@ -8,6 +8,7 @@ import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporal
 import type { AgentRunInput } from '../../src/common/input';
 import type { AgentRunResult } from '../../src/common/wire';
 import { createBareAgentWorker } from '../../src/worker/create-worker';
+import type { DeploymentVersion } from '../../src/worker/make-current';
 import type { Tracing } from '../../src/worker/tracing';
 import { ScriptedModelServer, type Scenario } from './scripted-model-server';
 import { readTestEnv, type TestEnv } from './test-env';
@@ -47,8 +48,13 @@ export class Harness {
     return new Harness(env, new Client({ connection }), connection, nativeConnection, model);
   }
 
-  /** `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default. */
-  async startWorker(overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; notifyWebhook?: string } = {}): Promise<RunningWorker> {
+  /**
+   * `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default.
+   * `versioning`: the worker polls as that deployment version (test/workflows/worker-versioning.test.ts).
+   */
+  async startWorker(
+    overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; versioning?: DeploymentVersion; identity?: string; notifyWebhook?: string } = {},
+  ): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
@@ -58,6 +64,8 @@ export class Harness {
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
       ...(overrides.tracing ? { tracing: overrides.tracing } : {}),
       ...(overrides.notifyWebhook ? { notifyWebhook: overrides.notifyWebhook } : {}),
+      ...(overrides.versioning ? { versioning: overrides.versioning } : {}),
+      ...(overrides.identity ? { identity: overrides.identity } : {}),
     });
     const running = worker.run();
     const handle: RunningWorker = {

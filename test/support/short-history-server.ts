@@ -7,10 +7,10 @@ import { Harness } from './harness';
 
 /**
  * A test file's own dev server that suggests continue-as-new after 150 events instead of
- * thousands, with a harness and a worker on it. Call at the top of the file; read the harness
+ * thousands, with a harness and (unless `worker: false`) a worker on it. Call at the top of the file; read the harness
  * in tests (or in a later beforeAll).
  */
-export function shortHistoryHarness(homePrefix: string): () => Harness {
+export function shortHistoryHarness(homePrefix: string, options: { worker?: boolean } = {}): () => Harness {
   let server: DevServer | undefined;
   let h: Harness | undefined;
   beforeAll(async () => {
@@ -23,7 +23,7 @@ export function shortHistoryHarness(homePrefix: string): () => Harness {
       extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=150'],
     });
     h = await Harness.create({}, { address: server.address });
-    await h.startWorker();
+    if (options.worker !== false) await h.startWorker();
   }, 120_000);
   afterAll(async () => {
     await h?.close();

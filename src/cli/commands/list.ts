@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
 import { firstLine, UsageError } from '../run-input';
+import { versionLabel } from '../run-version';
 import { formatTable } from '../table';
 
 export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed'] as const;
@@ -41,6 +42,8 @@ export interface ListedRun {
   startTime: string;
   closeTime: string | null;
   summary: string | null;
+  /** With Worker Versioning: the deployment version (`deployment:build`) the run is on; null otherwise. */
+  version: string | null;
 }
 
 /** The visibility query: always agentRun; the filters on BareAgent's search attributes. */
@@ -81,8 +84,10 @@ export async function listCommand(flags: ListFlags): Promise<number> {
     }
     if (runs.length === 0) console.log('No agentRun workflow matches.');
     else {
-      const rows = runs.map((r) => [r.workflowId, r.status, String(r.iterations ?? '-'), r.model ?? '-', localTime(r.startTime), firstLine(r.summary ?? '', 60)]);
-      console.log(formatTable(['WORKFLOW ID', 'STATUS', 'ITER', 'MODEL', 'STARTED', 'SUMMARY'], rows));
+      // The VERSION column only where Worker Versioning is in use.
+      const versioned = runs.some((r) => r.version);
+      const rows = runs.map((r) => [r.workflowId, r.status, String(r.iterations ?? '-'), r.model ?? '-', ...(versioned ? [r.version ?? '-'] : []), localTime(r.startTime), firstLine(r.summary ?? '', 60)]);
+      console.log(formatTable(['WORKFLOW ID', 'STATUS', 'ITER', 'MODEL', ...(versioned ? ['VERSION'] : []), 'STARTED', 'SUMMARY'], rows));
     }
     console.error(pc.dim(`query: ${query}`));
     return 0;
@@ -107,6 +112,7 @@ async function listedRun(client: Client, info: WorkflowExecutionInfo): Promise<L
     startTime: info.startTime.toISOString(),
     closeTime: info.closeTime?.toISOString() ?? null,
     summary: await staticSummary(client, info.workflowId, info.runId),
+    version: versionLabel(info) || null,
   };
 }
 
@@ -142,7 +148,8 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
       `
 Columns: workflow id, status (BareAgentStatus: running, awaiting_approval, completed, failed; or
 cancelled/terminated/timed_out from Temporal), iterations, model, start time, and the run's
-summary (the first line of its prompt; "fork of <id> at step N: ..." for a fork). The visibility query it used is printed on stderr; paste
+summary (the first line of its prompt; "fork of <id> at step N: ..." for a fork); with Worker
+Versioning, a VERSION column (deployment:build the run is pinned to). The visibility query it used is printed on stderr; paste
 it into the Web UI's filter box to see the same list there.
 
 Examples:

@@ -39,7 +39,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
     const { input, summary } = await plan(stack);
     if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
-      worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv());
+      worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
     }
     const workflowId = flags.id ?? newWorkflowId();
     await client.workflow.start(WORKFLOW_TYPE, {

@@ -5,6 +5,7 @@ import { toolSummary } from '../../common/tool-schemas';
 import type { RunStatus } from '../../common/wire';
 import { openStack } from '../local-stack';
 import { queryRun } from '../query-run';
+import { versionLabel } from '../run-version';
 
 /** `bareagent status [workflowId]`: one run's state, or every run that waits for a human. */
 export async function statusCommand(workflowId: string | undefined, flags: { json?: boolean }): Promise<number> {
@@ -12,7 +13,11 @@ export async function statusCommand(workflowId: string | undefined, flags: { jso
   try {
     const ids = workflowId ? [workflowId] : await waitingRuns(stack.client);
     const statuses = await Promise.all(
-      ids.map(async (id) => ({ workflowId: id, ...(await queryRun(stack.client, id, statusQuery)) })),
+      ids.map(async (id) => ({
+        workflowId: id,
+        ...(await queryRun(stack.client, id, statusQuery)),
+        version: versionLabel(await stack.client.workflow.getHandle(id).describe()) || null,
+      })),
     );
     if (flags.json) {
       console.log(JSON.stringify(workflowId ? statuses[0] : statuses, null, 2));
@@ -34,8 +39,9 @@ async function waitingRuns(client: Client): Promise<string[]> {
   return ids;
 }
 
-function printStatus(status: RunStatus & { workflowId: string }): void {
+function printStatus(status: RunStatus & { workflowId: string; version: string | null }): void {
   console.log(`${pc.bold(status.workflowId)}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  if (status.version) console.log(pc.dim(`  worker version: ${status.version}`));
   if (status.forkedFrom) console.log(`  forked from ${status.forkedFrom.workflowId} at step ${status.forkedFrom.step} ${pc.dim(`(run ${status.forkedFrom.runId})`)}`);
   const { sandbox } = status;
   if (sandbox) {

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { bareagentHome } from '../connection/home';
+import { bundleOptions } from './create-worker';
+
+/**
+ * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
+ * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach.
+ */
+export async function cachedWorkflowBundle(): Promise<string> {
+  if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
+  const options = bundleOptions();
+  const srcRoot = path.resolve(path.dirname(options.workflowsPath), '..');
+  const hash = createHash('sha256');
+  for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
+  hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
+  const dir = path.join(bareagentHome(), 'cache');
+  const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
+  if (existsSync(codePath)) return codePath;
+  const { code } = await bundleWorkflowCode({ ...options, logger: silent });
+  mkdirSync(dir, { recursive: true });
+  const partial = `${codePath}.${process.pid}.tmp`;
+  writeFileSync(partial, code);
+  renameSync(partial, codePath);
+  return codePath;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) return sourceFiles(full);
+      return /\.(ts|js|json)$/.test(name) ? [full] : [];
+    });
+}
+
+const silent = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
