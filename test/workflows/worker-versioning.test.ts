@@ -1,4 +1,4 @@
-import { stepsQuery } from '../../src/common/contract';
+import { permissionDecisionSignal, stepsQuery } from '../../src/common/contract';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { queryRun } from '../../src/cli/query-run';
@@ -74,7 +74,7 @@ test('a run pinned to build 1 stays there while build 2 serves new runs, and its
   expect(await taskWorkers(b.workflowId, (await b.describe()).runId)).toEqual(new Set(['worker-build-2']));
   expect(await versionOf(a)).toEqual({ buildId: 'build-1', behavior: PINNED });
 
-  await a.signal('permissionDecision', { requestId: 'req_1', decision: 'allow' });
+  await a.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
   expect(await a.result()).toMatchObject({ text: 'A finished.', iterations: ITERATIONS + 1 });
 
   const runs = (await runsOf(a.workflowId)).reverse(); // oldest first
