@@ -112,7 +112,11 @@ describe('symlinks and hard links', () => {
     const flipper = startFlipper(root, outside);
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      for (let i = 0; i < 300; i++) {
+      // At least 300 rounds, and on until one write took the inside path (a loaded machine may
+      // start the flipper late or schedule it unevenly), within a bound.
+      const deadline = Date.now() + 30_000;
+      const landedInside = () => existsSync(path.join(root, 'inner', 'new.txt'));
+      for (let i = 0; i < 300 || (!landedInside() && Date.now() < deadline); i++) {
         await writeFile(root, args('write_file', { file_path: 'sub/new.txt', content: `pwned ${i}` })).catch(() => undefined);
         await writeFile(root, args('write_file', { file_path: 'file.txt', content: `pwned ${i}` })).catch(() => undefined);
         await editFile(root, args('edit_file', { file_path: 'file.txt', old_text: 'i', new_text: 'pwned' })).catch(() => undefined);

@@ -4,7 +4,6 @@ import { createToolWorker } from '../../src/worker/create-worker';
 import { NativeConnection } from '@temporalio/worker';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
-import { statusQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,7 +20,9 @@ test('with toolTaskQueue, tools run only on the worker that polls that queue (th
   ]);
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'write', model: 'remote-tools', workspace, permissionMode: 'auto', toolTaskQueue: toolQueue });
-  await waitFor(async () => ((await handle.query(statusQuery)).phase === 'running_tool' ? true : undefined), 'the tool call');
+  // The run's first activity on the tool queue (its start reads the workspace there: MCP servers,
+  // AGENTS.md, hooks) waits, since no worker polls that queue yet.
+  await waitFor(async () => ((await handle.describe()).raw.pendingActivities?.length ? true : undefined), 'an activity waiting on the tool queue');
   await new Promise((r) => setTimeout(r, 1000));
   expect(existsSync(path.join(workspace, 'from-tool-host.txt'))).toBe(false); // no worker polls that queue yet
   const connection = await NativeConnection.connect({ address: h.env.address });
