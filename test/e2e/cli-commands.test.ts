@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { Harness } from '../support/harness';
-import { cliEnv, runCli } from '../support/cli';
+import { type Harness } from '../support/harness';
+import { cliHarness, runCli } from '../support/cli';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { decidePermissionUpdate, stepsQuery } from '../../src/common/contract';
 
@@ -17,9 +17,7 @@ let h: Harness;
 let env: Record<string, string>;
 const suffix = randomUUID().slice(0, 8);
 beforeAll(async () => {
-  h = await Harness.create();
-  await h.startWorker();
-  env = cliEnv(h);
+  ({ h, env } = await cliHarness());
 });
 afterAll(() => h.close());
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { Harness } from '../support/harness';
-import { cliEnv, runCli } from '../support/cli';
+import { type Harness } from '../support/harness';
+import { cliHarness, runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
 import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
@@ -12,9 +12,8 @@ let h: Harness;
 let env: Record<string, string>;
 const suffix = randomUUID().slice(0, 8);
 beforeAll(async () => {
-  h = await Harness.create();
-  await h.startWorker();
-  env = { ...cliEnv(h), BAREAGENT_WORKFLOW_BUNDLE: h.env.bundlePath };
+  ({ h, env } = await cliHarness());
+  env.BAREAGENT_WORKFLOW_BUNDLE = h.env.bundlePath;
 });
 afterAll(() => h.close());
 

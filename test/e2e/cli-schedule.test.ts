@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Harness } from '../support/harness';
-import { cliEnv, runCli } from '../support/cli';
+import { type Harness } from '../support/harness';
+import { cliHarness, runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
 
 /** `bareagent schedule create|list|trigger|delete` against the test dev server and a harness worker. */
@@ -8,9 +8,7 @@ let h: Harness;
 let env: Record<string, string>;
 const suffix = randomUUID().slice(0, 8);
 beforeAll(async () => {
-  h = await Harness.create();
-  await h.startWorker();
-  env = cliEnv(h);
+  ({ h, env } = await cliHarness());
 });
 afterAll(() => h.close());
 

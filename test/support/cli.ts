@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { Harness } from './harness';
 
 export interface CliResult {
   code: number | null;
@@ -41,4 +42,11 @@ export function runCli(args: string[], env: Record<string, string>, onStdout?: (
 /** The environment that points `bareagent` at a harness: its server, its task queue, its UI port. */
 export function cliEnv(h: { env: { address: string; uiPort: number }; taskQueue: string }): Record<string, string> {
   return { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_TASK_QUEUE: h.taskQueue, BAREAGENT_UI_PORT: String(h.env.uiPort) };
+}
+
+/** A CLI test file's world: the harness with one worker, and the environment that points `bareagent` at it. */
+export async function cliHarness(extraEnv: Record<string, string> = {}): Promise<{ h: Harness; env: Record<string, string> }> {
+  const h = await Harness.create();
+  await h.startWorker();
+  return { h, env: { ...cliEnv(h), ...extraEnv } };
 }
