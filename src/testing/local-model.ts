@@ -79,7 +79,10 @@ async function buildVenv(systemPython: string, venv: string, log: Log, env: Node
   const started = Date.now();
   await step(systemPython, ['-m', 'venv', partial], env, log, started);
   const buildEnv = { ...env, CMAKE_ARGS: `${env.CMAKE_ARGS ?? ''} -DGGML_NATIVE=OFF`.trim() };
-  await step(path.join(partial, 'bin', 'python'), ['-m', 'pip', 'install', '--no-cache-dir', `llama-cpp-python[server]==${LLAMA_CPP_PYTHON_VERSION}`], buildEnv, log, started);
+  const pipInstall = ['-m', 'pip', 'install', '--no-cache-dir', `llama-cpp-python[server]==${LLAMA_CPP_PYTHON_VERSION}`];
+  await step(path.join(partial, 'bin', 'python'), pipInstall, buildEnv, log, started).catch((err: Error) => {
+    throw new Error(`${err.message}\nllama-cpp-python compiles llama.cpp: it needs a C++ compiler and cmake (Debian: apt-get install build-essential cmake).`);
+  });
   // A venv's python finds its packages from where it lies, so the finished one can be moved into place.
   renameSync(partial, venv);
   log(`Built llama-cpp-python in ${Math.round((Date.now() - started) / 1000)}s`);
@@ -135,7 +138,9 @@ export async function startLocalModelServer(
   const files = await ensureLocalModel(log, env);
   const port = await freePort();
   const args = ['-m', 'llama_cpp.server', '--model', files.model, '--model_alias', LOCAL_MODEL_NAME, '--host', '127.0.0.1', '--port', String(port)];
-  args.push('--n_ctx', String(options.contextTokens ?? 16_384));
+  // This GGUF (the base model) has no chat template, so llama-cpp-python would fall back to
+  // Llama 2's turn markers; Gemma's own (which has no system role: the system prompt is left out).
+  args.push('--n_ctx', String(options.contextTokens ?? 16_384), '--chat_format', 'gemma');
   const child = spawn(files.python, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
