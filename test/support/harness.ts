@@ -51,15 +51,16 @@ export class Harness {
   /**
    * `dataConverter`: e.g. the encryption codec (test/e2e/encryption.test.ts); the harness client keeps the default.
    * `versioning`: the worker polls as that deployment version (test/workflows/worker-versioning.test.ts).
+   * `modelBaseURL`: a real OpenAI-compatible server instead of the scripted one (test/local-model/).
    */
   async startWorker(
-    overrides: { requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; versioning?: DeploymentVersion; identity?: string; notifyWebhook?: string } = {},
+    overrides: { modelBaseURL?: string; requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; versioning?: DeploymentVersion; identity?: string; notifyWebhook?: string } = {},
   ): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      provider: { baseURL: this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
+      provider: { baseURL: overrides.modelBaseURL ?? this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
       ...(overrides.tracing ? { tracing: overrides.tracing } : {}),
