@@ -5,7 +5,7 @@ import { createMcpActivities } from './mcp/mcp-activities';
 import { createReadHooks } from './hooks/read-hooks';
 import { runHook } from './hooks/run-hook';
 import { createNotifyHuman } from './notify/notify-human';
-import { readProjectInstructions } from './project-instructions';
+import { readNestedInstructions, readProjectInstructions } from './project-instructions';
 import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from './model/model-request';
@@ -48,6 +48,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     listMcpTools: withRedaction(listMcpTools, redactor),
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
+    readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };

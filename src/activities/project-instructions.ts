@@ -2,24 +2,68 @@ import { readFileSync } from 'node:fs';
 import { INSTRUCTION_FILES, MAX_PROJECT_INSTRUCTIONS_CHARS, type ProjectInstructions } from '../common/project-instructions';
 import { resolveInWorkspace, workspaceRoot } from './tools/workspace';
 
+type Found = { file: string; content: string } | { file: string; error: string } | undefined;
+
 /**
- * At run start: the workspace root's AGENTS.md, or CLAUDE.md when there is none, capped. A
- * symlink that leads out of the workspace is refused like for read_file: a repository must not
- * get a file of the worker's (a key, say) sent to the model as "instructions".
+ * A directory's AGENTS.md, or CLAUDE.md when there is none. A symlink that leads out of the
+ * workspace is refused like for read_file: a repository must not get a file of the worker's (a
+ * key, say) sent to the model as "instructions".
  */
-export async function readProjectInstructions(request: { workspace?: string }): Promise<ProjectInstructions> {
-  const root = workspaceRoot(request.workspace);
+function readInstructionFile(root: string, dir: string): Found {
   for (const name of INSTRUCTION_FILES) {
-    let content: string;
+    const file = dir ? `${dir}/${name}` : name;
     try {
-      content = readFileSync(resolveInWorkspace(root, name), 'utf8');
+      return { file, content: readFileSync(resolveInWorkspace(root, file), 'utf8') };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      return { files: [], text: '', error: `${name}: ${(err as Error).message}` };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
+      return { file, error: `${file}: ${(err as Error).message}` };
     }
-    const truncated = content.length > MAX_PROJECT_INSTRUCTIONS_CHARS;
-    const text = truncated ? `${content.slice(0, MAX_PROJECT_INSTRUCTIONS_CHARS)}\n[truncated: ${content.length - MAX_PROJECT_INSTRUCTIONS_CHARS} more characters]` : content;
-    return { files: [name], text, ...(truncated ? { truncated } : {}) };
   }
-  return { files: [], text: '' };
+  return undefined;
+}
+
+function capped(content: string, maxChars: number): { text: string; truncated: boolean } {
+  if (content.length <= maxChars) return { text: content, truncated: false };
+  return { text: `${content.slice(0, maxChars)}\n[truncated: ${content.length - maxChars} more characters]`, truncated: true };
+}
+
+/** At run start: the workspace root's instructions, capped. */
+export async function readProjectInstructions(request: { workspace?: string }): Promise<ProjectInstructions> {
+  const found = readInstructionFile(workspaceRoot(request.workspace), '');
+  if (!found) return { files: [], text: '' };
+  if ('error' in found) return { files: [], text: '', error: found.error };
+  const { text, truncated } = capped(found.content, MAX_PROJECT_INSTRUCTIONS_CHARS);
+  return { files: [found.file], text, ...(truncated ? { truncated } : {}) };
+}
+
+/**
+ * When the run first touches a directory: the instructions of it and of the directories above it
+ * (workspace-relative, root excluded), each under a heading that names its file, within what is
+ * left of the cap.
+ */
+export async function readNestedInstructions(request: { workspace?: string; dirs: string[]; maxChars: number }): Promise<ProjectInstructions> {
+  const root = workspaceRoot(request.workspace);
+  const files: string[] = [];
+  const parts: string[] = [];
+  const errors: string[] = [];
+  let left = request.maxChars;
+  let truncated = false;
+  for (const dir of request.dirs) {
+    const found = readInstructionFile(root, dir);
+    if (!found) continue;
+    if ('error' in found) {
+      errors.push(found.error);
+      continue;
+    }
+    if (left <= 0) {
+      truncated = true;
+      break;
+    }
+    const cut = capped(found.content, left);
+    truncated ||= cut.truncated;
+    files.push(found.file);
+    parts.push(`## ${found.file}\n\n${cut.text.trim()}`);
+    left -= cut.text.length;
+  }
+  return { files, text: parts.join('\n\n'), ...(truncated ? { truncated } : {}), ...(errors.length ? { error: errors.join('; ') } : {}) };
 }

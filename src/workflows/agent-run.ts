@@ -33,7 +33,7 @@ import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
 import { listMcpTools } from './mcp-tools';
-import { readInstructions } from './project-instructions';
+import { readInstructions, readNestedInstructionsAfter } from './project-instructions';
 import { readHooks, RunHooks } from './run-hooks';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
@@ -107,6 +107,7 @@ class AgentRun {
             : reply;
       const result = await this.settle(transition, before);
       if (result) return result;
+      if (reply === 'tool_calls' && this.config.projectInstructions) await readNestedInstructionsAfter(response.toolCalls, this.config, this.state);
       if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested && !this.childrenHoldHandOver()) {
         this.report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, this.report.budget());
         await handOver(this.stream, this.config, this.state, this.board);

@@ -60,3 +60,6 @@ export const HOOKS = 'hooks';
 
 /** The patch that reads the workspace's AGENTS.md at the start of a new run (issue 15). Asked only there (see readInstructions). */
 export const PROJECT_INSTRUCTIONS = 'project-instructions';
+
+/** The patch that reads the AGENTS.md of directories as the run first touches them (issue 15). Asked only then (see NestedInstructions). */
+export const NESTED_INSTRUCTIONS = 'nested-instructions';

@@ -54,6 +54,8 @@ export const RunState = z.object({
   mcp: McpCatalogShape.transform((catalog) => catalog as unknown as McpCatalog).optional(),
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */
   instructions: ProjectInstructionsShape.transform((read) => read as ProjectInstructions).optional(),
+  /** Directories whose AGENTS.md was looked for after the start; carried, so none is read twice. */
+  instructionDirs: z.array(z.string()).optional(),
   /** The hooks read at the start of the conversation; carried like `mcp`. */
   hooks: HooksShape.transform((hooks) => hooks as unknown as HooksConfig).optional(),
   /** A Stop hook refused an answer already: it may do so once per conversation. */

@@ -340,6 +340,17 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Spend '.repeat(600), model: 'm', workspace, budgets: { maxTokens: 2000 } }),
   },
   {
+    // A directory's AGENTS.md read when the run first touches that directory, and only then.
+    name: 'nested-instructions',
+    files: { 'AGENTS.md': 'Root rule.\n', 'pkg/AGENTS.md': 'Pkg rule.\n', 'pkg/a.ts': 'export {};\n' },
+    scenario: [
+      { toolCalls: [{ id: 'n1', name: 'read_file', arguments: { file_path: 'pkg/a.ts' } }] },
+      { toolCalls: [{ id: 'n2', name: 'read_file', arguments: { file_path: 'pkg/a.ts' } }] },
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Read', model: 'm', workspace, stream: false }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),

@@ -55,3 +55,23 @@ test('an AGENTS.md symlink that leads out of the workspace is refused, and the r
   expect(system(0)).toBeUndefined();
   expect(status.projectInstructions).toMatchObject({ files: [], error: expect.stringContaining('outside the workspace') });
 });
+
+test("a directory's AGENTS.md joins the system prompt once the run first touches it, read once, never from outside", async () => {
+  const scenario = `nested-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'pkg/sub/x.ts' } }] },
+    { toolCalls: [{ id: 'r2', name: 'read_file', arguments: { file_path: 'pkg/sub/x.ts' } }, { id: 'r3', name: 'read_file', arguments: { file_path: '../etc/hostname' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({ 'AGENTS.md': 'Root rule.\n', 'pkg/AGENTS.md': 'Pkg rule: use tabs.\n', 'pkg/sub/x.ts': 'export {};\n', 'other/AGENTS.md': 'Never read.\n' });
+  const handle = await h.start({ prompt: 'Work', model: scenario, workspace, stream: false });
+  await handle.result();
+  const system = (i: number) => h.model.requestsFor(scenario)[i]?.body.messages.find((m: { role: string }) => m.role === 'system')?.content as string;
+  expect(system(0)).toBe('# Project instructions (AGENTS.md)\n\nRoot rule.');
+  expect(system(1)).toBe('# Project instructions (AGENTS.md, pkg/AGENTS.md)\n\nRoot rule.\n\n## pkg/AGENTS.md\n\nPkg rule: use tabs.');
+  expect(system(2)).toBe(system(1));
+  expect((await handle.query(statusQuery)).projectInstructions).toEqual({ files: ['AGENTS.md', 'pkg/AGENTS.md'] });
+  // One reading for pkg and pkg/sub; the same directories again, or a path outside, read nothing.
+  const readings = (await handle.fetchHistory()).events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'readNestedInstructions') ?? [];
+  expect(readings).toHaveLength(1);
+});

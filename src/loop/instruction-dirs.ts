@@ -1,0 +1,49 @@
+import type { ToolCall } from '../common/messages';
+
+const FILE_TOOLS = new Set(['read_file', 'write_file', 'edit_file']);
+const DIR_TOOLS = new Set(['glob', 'grep']);
+
+/**
+ * The workspace directories a round of tool calls touched, and each directory above them, as
+ * workspace-relative paths (`src`, `src/parser`); the root itself is never one (its AGENTS.md is
+ * read at the start). Paths that leave the workspace give nothing: the tools refuse them anyway.
+ */
+export function touchedDirectories(calls: readonly ToolCall[], workspace: string | undefined): string[] {
+  const dirs = new Set<string>();
+  for (const call of calls) {
+    const input = call.input as Record<string, unknown> | null;
+    if (!input || typeof input !== 'object') continue;
+    const target = FILE_TOOLS.has(call.name) ? parentOf(input.file_path) : DIR_TOOLS.has(call.name) ? input.path : undefined;
+    if (typeof target !== 'string') continue;
+    const relative = workspaceRelative(target, workspace);
+    if (relative === undefined) continue;
+    const parts = relative.split('/').filter(Boolean);
+    for (let i = 1; i <= parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  return [...dirs];
+}
+
+function parentOf(file: unknown): string | undefined {
+  if (typeof file !== 'string') return undefined;
+  const at = file.lastIndexOf('/');
+  return at < 0 ? '.' : file.slice(0, at) || '/';
+}
+
+/** `a/./b/../c` → `a/c`; an absolute path only when it lies in the workspace; undefined outside. */
+export function workspaceRelative(target: string, workspace: string | undefined): string | undefined {
+  let path = target;
+  if (path.startsWith('/')) {
+    const root = workspace?.replace(/\/+$/, '');
+    if (!root || (path !== root && !path.startsWith(`${root}/`))) return undefined;
+    path = path.slice(root.length);
+  }
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
