@@ -1,4 +1,5 @@
 import type { ToolCall } from '../common/messages';
+import { canonicalPath } from './workspace-path';
 
 const FILE_TOOLS = new Set(['read_file', 'write_file', 'edit_file']);
 const DIR_TOOLS = new Set(['glob', 'grep']);
@@ -31,19 +32,13 @@ function parentOf(file: unknown): string | undefined {
 
 /** `a/./b/../c` → `a/c`; an absolute path only when it lies in the workspace; undefined outside. */
 export function workspaceRelative(target: string, workspace: string | undefined): string | undefined {
-  let path = target;
+  let path = target.trim();
   if (path.startsWith('/')) {
     const root = workspace?.replace(/\/+$/, '');
     if (!root || (path !== root && !path.startsWith(`${root}/`))) return undefined;
-    path = path.slice(root.length);
+    path = path.slice(root.length).replace(/^\/+/, '') || '.';
   }
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join('/');
+  const canonical = canonicalPath(path);
+  if (canonical.startsWith('/') || canonical.startsWith('~') || canonical.split('/').includes('..')) return undefined;
+  return canonical === '.' ? '' : canonical;
 }
