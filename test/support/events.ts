@@ -1,22 +1,16 @@
 import type { Client } from '@temporalio/client';
-import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
-import { EVENTS_TOPIC, type RunEvent } from '../../src/common/events';
-import { eventsQuery } from '../../src/common/contract';
+import { followRun } from '../../src/cli/follow';
+import type { RunEvent } from '../../src/common/events';
 
 /**
- * Follows a run's stream from offset 0 until it closes, then catches up through the `events`
- * query (a run can close between two polls); resolves with every event, in order.
+ * Follows a run's stream from offset 0 until it closes, as `bareagent follow` does: a poll (an
+ * update) that fails around a continue-as-new is asked again from the last offset, and what the
+ * last poll missed comes from the `events` query. Resolves with every event, in order.
  */
 export async function collectEvents(client: Client, workflowId: string): Promise<RunEvent[]> {
-  const stream = WorkflowStreamClient.create(client, workflowId);
   const events: RunEvent[] = [];
-  let next = 0;
-  for await (const item of stream.subscribe<RunEvent>([EVENTS_TOPIC], 0, { resultType: true, pollCooldown: 0 })) {
-    events.push(item.data);
-    next = item.offset + 1;
-  }
-  const rest = await client.workflow.getHandle(workflowId).query(eventsQuery, next);
-  return [...events, ...rest.map((r) => r.event)];
+  await followRun(client, workflowId, (event) => void events.push(event));
+  return events;
 }
 
 export function streamedText(events: RunEvent[]): string {
