@@ -4,6 +4,9 @@ import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
 import { queryRun } from './query-run';
 
+/** The events from an offset on, once the run closed: by default through a query any worker (or our own) answers. */
+export type CatchUp = (fromOffset: number) => Promise<Array<{ offset: number; event: RunEvent }>>;
+
 export type EventHandler = (event: RunEvent, offset: number) => void | Promise<void>;
 
 /**
@@ -16,7 +19,7 @@ export async function followRun(
   client: Client,
   workflowId: string,
   onEvent: EventHandler,
-  options: { fromOffset?: number; onReconnect?: (err: Error) => void } = {},
+  options: { fromOffset?: number; onReconnect?: (err: Error) => void; catchUp?: CatchUp } = {},
 ): Promise<number> {
   let next = options.fromOffset ?? 0;
   for (;;) {
@@ -33,7 +36,7 @@ export async function followRun(
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const rest = await queryRun(client, workflowId, eventsQuery, next).catch(() => []);
+  const rest = await (options.catchUp ?? ((from) => queryRun(client, workflowId, eventsQuery, from)))(next).catch(() => []);
   for (const { offset, event } of rest) {
     next = offset + 1;
     await onEvent(event, offset);
