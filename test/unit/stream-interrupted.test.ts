@@ -99,10 +99,9 @@ describe('collectStream', () => {
     expect(events.filter((e) => e.type === 'tool_call')).toEqual([]);
   });
 
-  test('a turn without text publishes nothing: its tool calls are returned for the workflow to show', async () => {
+  test('a tool call is published when the stream finishes', async () => {
     const { response, events } = await collect([toolStart, finish('tool_calls')]);
     expect(response?.toolCalls).toEqual([{ id: 'call_1', name: 'glob', input: {} }]);
-    expect(response?.toolCallsShown).toBe(false);
-    expect(events).toEqual([]);
+    expect(events).toEqual([{ type: 'tool_call', step: 1, id: 'call_1', name: 'glob', input: {} }]);
   });
 });
