@@ -137,7 +137,6 @@ export class LiveDisplay implements RunDisplay {
     if (answer !== this.committed) this.print(await renderMarkdown(answer, this.width, this.colors));
     this.committed = answer;
     this.answerShown = true;
-    this.printFinalStep();
   }
 
   private printFinalStep(): void {
