@@ -1,4 +1,4 @@
-import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 /** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
@@ -27,6 +27,19 @@ export const onceTools = proxyActivities<Activities>({
   // A cancelled run waits until the command's process group is really killed.
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
+
+/**
+ * read_file, glob and grep as local activities: they only read, so running one again after a lost
+ * worker is harmless, and a local activity runs inside the workflow task that asked for it. That
+ * saves one workflow task and three history events per tool call. Only for runs whose tools run
+ * on the run's own workers (no `toolTaskQueue`): a local activity runs on the workflow's worker.
+ */
+export const localReadTools = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep']);
 
 export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);
 

@@ -63,3 +63,6 @@ export const PROJECT_INSTRUCTIONS = 'project-instructions';
 
 /** The patch that reads the AGENTS.md of directories as the run first touches them (issue 15). Asked only then (see NestedInstructions). */
 export const NESTED_INSTRUCTIONS = 'nested-instructions';
+
+/** The patch that runs read_file, glob and grep as local activities (issue 16). Asked only there (see runToolActivity). */
+export const LOCAL_READ_TOOLS = 'local-read-tools';

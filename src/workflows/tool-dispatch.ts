@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import { describeIssues } from '../common/input';
 import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
@@ -5,8 +6,9 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
 import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult, unknownToolResult } from '../loop/tool-results';
-import { AT_MOST_ONCE_TOOLS, onceTools, repeatableTools } from './activity-proxies';
+import { AT_MOST_ONCE_TOOLS, localReadTools, onceTools, READ_ONLY_TOOLS, repeatableTools } from './activity-proxies';
 import { attempt } from './failures';
+import { LOCAL_READ_TOOLS } from './patches';
 
 export interface DispatchContext {
   workspace: string | undefined;
@@ -51,7 +53,8 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext): Promise<ToolOutcome> {
-  const proxy = AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
+  const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue && patched(LOCAL_READ_TOOLS);
+  const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),
     ...(toolTaskQueue ? { taskQueue: toolTaskQueue } : {}),

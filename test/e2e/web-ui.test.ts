@@ -7,6 +7,8 @@ import { Harness } from '../support/harness';
  * The README's "In the Web UI" promise, checked in a real browser (Debian's Chromium driven by
  * playwright-core) against the dev server's Web UI (v2.42): a finished run's page shows the
  * workflow's static summary and one summary per activity (`<model> · step <n>`, `read_file notes.md`).
+ * read_file, glob and grep run as local activities: the UI shows them as "Local Activity" rows
+ * with their type and summary, and in the timeline by their type.
  */
 const CHROMIUM = '/usr/bin/chromium';
 // The machine has no internet: without the background-networking flags Chromium keeps trying
@@ -68,30 +70,30 @@ test('a finished run shows its static summary and every activity summary in the 
   await page.getByRole('heading', { name: workflowId }).waitFor(WAIT);
   await page.getByText('Completed', { exact: true }).first().waitFor(WAIT);
 
-  // 1. The timeline above the event table labels each activity "<type> • <summary>".
-  for (const label of [`callModel • ${MODEL} · step 1`, 'read_file • read_file notes.md', `callModel • ${MODEL} · step 2`, 'bash • bash ls', `callModel • ${MODEL} · step 3`]) {
-    await page.getByText(label, { exact: true }).waitFor(WAIT);
+  // 1. The timeline above the event table labels each activity "<type> • <summary>", a local one by its type.
+  for (const label of [`callModel • ${MODEL} · step 1`, 'read_file', `callModel • ${MODEL} · step 2`, 'bash • bash ls', `callModel • ${MODEL} · step 3`]) {
+    await page.getByRole('button', { name: label, exact: true }).waitFor(WAIT);
   }
 
-  // 2. The compact event table: one "Activity" row per activity, its type beside its summary.
+  // 2. The compact event table: one "Activity" (or "Local Activity") row per activity, its type beside its summary.
   await page.getByRole('button', { name: 'Compact', exact: true }).click();
   await eventRows(page, `${MODEL} · step 3`).waitFor(WAIT);
-  const expectedRows: Array<[string, string]> = [
+  const expectedRows: Array<[string, string, string?]> = [
     // What a new run reads once at its start: MCP servers, AGENTS.md, hooks.
     ['listMcpTools', 'MCP servers: list tools'],
     ['readProjectInstructions', 'project instructions (AGENTS.md)'],
     ['readHooks', 'hooks (.bareagent/settings.json)'],
     ['callModel', `${MODEL} · step 1`],
-    ['read_file', 'read_file notes.md'],
+    ['read_file', 'read_file notes.md', 'Local Activity'],
     ['callModel', `${MODEL} · step 2`],
     ['bash', 'bash ls'],
     ['callModel', `${MODEL} · step 3`],
   ];
-  for (const [type, summary] of expectedRows) {
+  for (const [type, summary, kind = 'Activity'] of expectedRows) {
     const row = eventRows(page, summary);
     expect(await row.count()).toBe(1);
     const text = (await row.innerText()).replace(/\s+/g, ' ');
-    expect(text).toContain(`Activity Type ${type} Summary ${summary}`);
+    expect(text).toContain(`${kind} Activity Type ${type} Summary ${summary}`);
   }
   expect(await eventRows(page, 'Activity Type').count()).toBe(expectedRows.length);
   mkdirSync(ARTIFACTS, { recursive: true });

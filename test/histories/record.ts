@@ -351,6 +351,18 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Read', model: 'm', workspace, stream: false }),
   },
   {
+    // read_file, glob and grep as local activities (a marker each, no activity task); write_file stays an activity.
+    name: 'local-read-tools',
+    files: { 'notes.md': 'a needle in the notes\n' },
+    scenario: [
+      { toolCalls: [{ id: 'l1', name: 'glob', arguments: { pattern: '*.md' } }, { id: 'l2', name: 'grep', arguments: { pattern: 'needle' } }] },
+      { toolCalls: [{ id: 'l3', name: 'read_file', arguments: { file_path: 'notes.md' } }, { id: 'l4', name: 'read_file', arguments: { file_path: 'missing.md' } }] },
+      { toolCalls: [{ id: 'l5', name: 'write_file', arguments: { file_path: 'out.txt', content: 'x' } }] },
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Read around', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),
