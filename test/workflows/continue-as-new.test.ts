@@ -14,7 +14,7 @@ const ITERATIONS = Number(process.env.CAN_ITERATIONS ?? 130);
 
 test('a run of well over 100 iterations continues as new several times and its state comes through intact', async () => {
   h.model.setScenario('long', (_body: unknown, i: number) => {
-    if (i === 0) return { toolCalls: [{ id: 'job', name: 'background_run', arguments: { command: 'sleep 4; echo slow job done', task_id: 'slow' } }] };
+    if (i === 0) return { toolCalls: [{ id: 'job', name: 'background_run', arguments: { command: 'sleep 1; echo slow job done', task_id: 'slow' } }] };
     if (i < ITERATIONS) return { toolCalls: [{ id: `g${i}`, name: 'glob', arguments: { pattern: `*.${i}` } }] };
     return { text: 'Finished the long run.' };
   });
