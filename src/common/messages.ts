@@ -52,6 +52,12 @@ export interface LLMResponse {
   model: string;
   /** True when the text already reached followers as deltas: it is not shown a second time. */
   streamed: boolean;
+  /**
+   * Whether the tool calls already reached followers. Now always false: the workflow shows each
+   * call as it runs it, so a turn without text sends followers nothing from the activity (no extra
+   * workflow task). Absent in responses recorded before, where `streamed` said it.
+   */
+  toolCallsShown?: boolean;
   /** The provider reported no usage (a local server's stream, say): `usage` is zero, not a count. */
   usageMissing?: true;
 }

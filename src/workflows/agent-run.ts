@@ -101,7 +101,7 @@ class AgentRun {
       const reply = this.patches.repliesPerTurn ? takeReply(this.state, response) : takeReplyV1(this.state, response);
       const transition =
         reply === 'tool_calls'
-          ? await this.tools.run(response.toolCalls, response.streamed)
+          ? await this.tools.run(response.toolCalls, response.toolCallsShown ?? response.streamed)
           : reply === 'answer'
             ? await proposeCompletion(this.completion)
             : reply;

@@ -99,9 +99,10 @@ describe('collectStream', () => {
     expect(events.filter((e) => e.type === 'tool_call')).toEqual([]);
   });
 
-  test('a tool call is published when the stream finishes', async () => {
+  test('a turn without text publishes nothing: its tool calls are returned for the workflow to show', async () => {
     const { response, events } = await collect([toolStart, finish('tool_calls')]);
     expect(response?.toolCalls).toEqual([{ id: 'call_1', name: 'glob', input: {} }]);
-    expect(events).toEqual([{ type: 'tool_call', step: 1, id: 'call_1', name: 'glob', input: {} }]);
+    expect(response?.toolCallsShown).toBe(false);
+    expect(events).toEqual([]);
   });
 });

@@ -13,8 +13,9 @@ interface PartialCall {
 }
 
 /**
- * Folds a Chat Completions stream into one response, publishing text as it arrives and
- * each tool call once it is complete (when the next one starts, or at the end).
+ * Folds a Chat Completions stream into one response, publishing text as it arrives; tool calls
+ * are assembled here and shown by the workflow as it runs them, so that a turn without text
+ * publishes nothing (each publish from an activity costs the workflow a task).
  * A stream that ends with no event, or with no finish reason, was cut short: it throws a
  * retryable `StreamInterrupted` instead of passing a partial answer off as the whole one.
  */
@@ -38,7 +39,6 @@ export async function collectStream(
     if (!call || done.length > index) return;
     const parsed = parseToolArguments(call.id, call.name, call.args);
     done.push(parsed);
-    publish({ type: 'tool_call', step, id: parsed.id, name: parsed.name, input: parsed.input });
   };
   for await (const chunk of chunks) {
     onChunk();
@@ -67,5 +67,5 @@ export async function collectStream(
   if (eventCount === 0) throw noStreamResponse();
   if (!finishReason) throw noFinishReason(eventCount);
   for (let index = done.length; index < partial.length; index++) finish(index);
-  return { text, toolCalls: done, usage, finishReason, model, streamed: true, ...(usageMissing ? { usageMissing } : {}) };
+  return { text, toolCalls: done, usage, finishReason, model, streamed: true, toolCallsShown: false, ...(usageMissing ? { usageMissing } : {}) };
 }
