@@ -39,6 +39,16 @@ export const localReadTools = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
+/**
+ * What a new run reads from its workspace before its first turn (MCP tools, AGENTS.md, hooks), as
+ * local activities side by side when the run's own worker holds the workspace: all three and the
+ * first model call in one workflow task, where ordinary activities one after the other took four.
+ */
+export const localRunStart = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep']);
 
 export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);

@@ -32,9 +32,9 @@ import { handOver } from './hand-over';
 import { HumanChannel } from './human-channel';
 import { JobBoard } from './job-board';
 import { ModelTurn } from './model-turn';
-import { listMcpTools } from './mcp-tools';
-import { readInstructions, readNestedInstructionsAfter } from './project-instructions';
-import { readHooks, RunHooks } from './run-hooks';
+import { readNestedInstructionsAfter } from './project-instructions';
+import { RunHooks } from './run-hooks';
+import { readRunStart } from './run-start';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -59,9 +59,7 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
-      if (this.fresh) this.state.mcp = await listMcpTools(this.config, this.sandbox);
-      if (this.fresh) this.state.instructions = await readInstructions(this.config);
-      if (this.fresh) this.state.hooks = await readHooks(this.config);
+      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state);
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
       const result = await this.loop();

@@ -7,7 +7,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
-import { mcpListing, mcpOnce, mcpRepeatable } from './activity-proxies';
+import { localRunStart, mcpListing, mcpOnce, mcpRepeatable } from './activity-proxies';
 import { MCP_TOOLS } from './patches';
 import { attempt } from './failures';
 
@@ -16,12 +16,13 @@ import { attempt } from './failures';
  * recorded, so a replay starts no server. Behind a patch, since it adds an activity to every new
  * run (the workspace may name servers in `.bareagent/mcp.json` even when the input names none).
  */
-export async function listMcpTools(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest): Promise<McpCatalog | undefined> {
+export async function listMcpTools(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, local = false): Promise<McpCatalog | undefined> {
   if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
-  const catalog = await mcpListing.listMcpTools.executeWithOptions(
-    { summary: 'MCP servers: list tools', ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
-    [{ ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox }],
-  );
+  const args: Parameters<typeof mcpListing.listMcpTools> = [{ ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox }];
+  const summary = 'MCP servers: list tools';
+  const catalog = local
+    ? await localRunStart.listMcpTools.executeWithOptions({ summary }, args)
+    : await mcpListing.listMcpTools.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, args);
   return catalog.servers.length > 0 ? catalog : undefined;
 }
 

@@ -66,3 +66,6 @@ export const NESTED_INSTRUCTIONS = 'nested-instructions';
 
 /** The patch that runs read_file, glob and grep as local activities (issue 16). Asked only there (see runToolActivity). */
 export const LOCAL_READ_TOOLS = 'local-read-tools';
+
+/** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
+export const RUN_START_TOGETHER = 'run-start-together';

@@ -363,6 +363,16 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Read around', model: 'm', workspace, permissionMode: 'auto' }),
   },
   {
+    // A new run's start reads side by side as local activities (MCP tools, AGENTS.md, hooks), the first model call in the same task.
+    name: 'run-start-together',
+    files: {
+      'AGENTS.md': 'Use short answers.\n',
+      '.bareagent/settings.json': JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ command: 'cat >> log.jsonl' }] }] } }),
+    },
+    scenario: [{ toolCalls: [{ id: 's1', name: 'read_file', arguments: { file_path: 'AGENTS.md' } }] }, { text: 'Started.' }],
+    input: (workspace) => ({ prompt: 'Start', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),

@@ -6,7 +6,8 @@ import { Harness } from '../support/harness';
 /**
  * read_file, glob and grep run as local activities: inside the workflow task that asked for them,
  * so a tool-only iteration costs one workflow task instead of two. Their results reach the model
- * as before; write and command tools stay ordinary activities.
+ * as before; write and command tools stay ordinary activities. A new run's start reads (MCP tools,
+ * AGENTS.md, hooks) run side by side the same way, with the first model call in the same task.
  */
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -20,7 +21,14 @@ afterAll(() => h.close());
 const READS = 6;
 
 const scheduledTypes = (events: HistoryEvent[]) => events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-const localActivityMarkers = (events: HistoryEvent[]) => events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+/** The activity type of each local activity, from its marker's details. */
+const localActivities = (events: HistoryEvent[]) =>
+  events.flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return [];
+    const data = marker.details?.data?.payloads?.[0]?.data;
+    return [(JSON.parse(Buffer.from(data ?? []).toString()) as { activity_type: string }).activity_type];
+  });
 const workflowTasks = (events: HistoryEvent[]) => events.filter((e) => e.workflowTaskCompletedEventAttributes).length;
 
 test('read tools run inside the workflow task, one per tool-only iteration, and their results reach the model', async () => {
@@ -48,11 +56,12 @@ test('read tools run inside the workflow task, one per tool-only iteration, and 
   const scheduled = scheduledTypes(events);
   expect(scheduled.filter((type) => ['read_file', 'glob', 'grep'].includes(type))).toEqual([]);
   expect(scheduled).toContain('write_file');
-  expect(localActivityMarkers(events)).toHaveLength(READS);
-  // Ordinary activities take two workflow tasks per tool iteration (model result → tool, tool
-  // result → model): 19 here. Local reads take one each: the run's start (4), the reads (6), the
-  // write (2) and the answer (1).
-  expect(workflowTasks(events)).toBe(4 + READS + 2 + 1);
+  // The run's start reads its workspace settings side by side, then the tools in the model's order.
+  expect(localActivities(events)).toEqual(['listMcpTools', 'readProjectInstructions', 'readHooks', 'glob', 'grep', ...Array(READS - 2).fill('read_file')]);
+  // Ordinary activities one after the other took 19 workflow tasks here: the run's start (4) and
+  // two per tool iteration (model result → tool, tool result → model). Local ones take the start
+  // with its first model call (1), one per read (6), the write (2) and the answer (1).
+  expect(workflowTasks(events)).toBe(1 + READS + 2 + 1);
 });
 
 test('with toolTaskQueue a read tool stays an activity on that queue: the run\'s own worker may not hold the workspace', async () => {
@@ -67,7 +76,7 @@ test('with toolTaskQueue a read tool stays an activity on that queue: the run\'s
     const events = (await handle.fetchHistory()).events ?? [];
     const read = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'read_file');
     expect(read?.activityTaskScheduledEventAttributes?.taskQueue?.name).toBe(toolQueue);
-    expect(localActivityMarkers(events)).toEqual([]);
+    expect(localActivities(events)).toEqual([]);
     expect(JSON.stringify(h.model.requestsFor('remote-reads')[1]!.body)).toContain('far away');
   } finally {
     await connection.close();
