@@ -100,7 +100,7 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
         ['step', '`agentRun`', 'plain loop'],
         [
           ['model call (activity start → close / in-process call)', ms(b?.modelCallStartToClose ?? NaN), ms(plainModel)],
-          ['read_file (activity start → close / in-process call)', ms(b?.toolStartToClose ?? NaN), ms(plainTool)],
+          ['read_file (local activity schedule → complete, from its marker / in-process call)', ms(b?.toolStartToClose ?? NaN), ms(plainTool)],
           ['activity schedule → start (0 with eager dispatch)', ms(b?.activityScheduleToStart ?? NaN), '–'],
           [`workflow task schedule → start (× ${(b?.workflowTasksPerIteration ?? NaN).toFixed(1)} per iteration)`, ms(b?.workflowTaskScheduleToStart ?? NaN), '–'],
           ['workflow task start → complete (worker: activation, commands, RPC)', ms(b?.workflowTaskStartToComplete ?? NaN), '–'],

@@ -20,7 +20,7 @@ async function runWithEvents(scenario: string, extra: Record<string, unknown> = 
   return { handle, events: await events, ...outcome };
 }
 
-test('text deltas reach the stream as they arrive, a tool call ends the text, and nothing is shown twice', async () => {
+test('text reaches the stream as it arrives, a tool call ends the text, and nothing is shown twice', async () => {
   h.model.setScenario('streamed', [
     { chunks: ['Reading ', 'the file', ' now.'], toolCalls: [{ id: 'call_r', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
     { chunks: ['It says ', 'alpha.'] },
@@ -28,7 +28,8 @@ test('text deltas reach the stream as they arrive, a tool call ends the text, an
   const { result, events } = await runWithEvents('streamed');
   expect(result).toMatchObject({ text: 'It says alpha.', iterations: 2 });
   const step1 = events.filter((e) => 'step' in e && e.step === 1);
-  expect(step1.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual(['Reading ', 'the file', ' now.']);
+  // The first text goes at once; what follows within the publish interval goes as one piece.
+  expect(step1.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual(['Reading ', 'the file now.']);
   const toolCallAt = step1.findIndex((e) => e.type === 'tool_call');
   const lastTextAt = step1.map((e) => e.type).lastIndexOf('text');
   expect(toolCallAt).toBeGreaterThan(lastTextAt);
@@ -38,6 +39,20 @@ test('text deltas reach the stream as they arrive, a tool call ends the text, an
   // Streamed text is not published again after the response is appended.
   expect(streamedText(events)).toBe('Reading the file now.It says alpha.');
   expect(h.model.requestsFor('streamed')[0]?.body.stream).toBe(true);
+});
+
+test('a long streamed answer reaches the run in a few larger publishes, each a signal, with the whole text', async () => {
+  const chunks = Array.from({ length: 100 }, (_, i) => `w${i} `);
+  h.model.setScenario('paced', [{ chunks, chunkDelayMs: 10 }]);
+  const { handle, result, events } = await runWithEvents('paced');
+  expect(result).toMatchObject({ text: chunks.join('') });
+  expect(streamedText(events)).toBe(chunks.join(''));
+  // About a second of text: the first piece at once, then one publish every 200 ms, not one per token.
+  const texts = events.filter((e) => e.type === 'text');
+  expect(texts[0]).toMatchObject({ delta: 'w0 ' });
+  expect(texts.length).toBeLessThanOrEqual(10);
+  const signals = ((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);
+  expect(signals.length).toBeLessThanOrEqual(10);
 });
 
 test('a provider that cannot stream, before any event, falls back once to the non-streaming call with a status event', async () => {

@@ -8,12 +8,15 @@ import type { ModelRequest, ProviderConfig } from './model-request';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { connectionLost, isConnectionLoss } from './stream-interrupted';
 import { collectStream } from './stream-response';
+import { TextBatcher } from './text-batcher';
 import { settingsBody } from './settings-body';
 import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
 const HEARTBEAT_EVERY_MS = 2_000;
+/** How often a streaming call publishes its text to the run (the first text goes at once). */
+const PUBLISH_EVERY_MS = 200;
 
 export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
   const client = new OpenAI({
@@ -41,12 +44,17 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
       if (!request.stream) return await callOnce(client, body);
-      await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: '100 milliseconds' });
+      await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: `${PUBLISH_EVERY_MS} milliseconds` });
       const events = streamClient.topic<RunEvent>(EVENTS_TOPIC);
-      const publish = (event: RunEvent) => events.publish(event);
+      const batcher = new TextBatcher((event) => events.publish(event, { forceFlush: true }), PUBLISH_EVERY_MS);
+      const publish = (event: RunEvent) => batcher.publish(event);
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
-      return await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat());
+      try {
+        return await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat());
+      } finally {
+        batcher.flush();
+      }
     } catch (err) {
       throw toProviderFailure(err);
     } finally {
