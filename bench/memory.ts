@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ScriptStep } from '../src/testing/scripted-model-server';
 import { decidePermissionUpdate } from '../src/common/contract';
+import { maxCachedWorkflowsFromEnv } from '../src/worker/cache-size';
 import type { SearchAttributeName } from '../src/common/search-attributes';
 import type { BenchContext } from './context';
 import { makeWorkspace } from './conversation';
@@ -79,7 +80,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
         '',
         stamp(ctx.command),
         '',
-        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, default options); RSS from \`/proc/<pid>/status\`, ` +
+        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, a workflow cache of ${maxCachedWorkflowsFromEnv()} runs: \`BAREAGENT_MAX_CACHED_WORKFLOWS\`); RSS from \`/proc/<pid>/status\`, ` +
           `the live heap after a full GC (\`--expose-gc\`, bench/heap-probe.cjs). Each run does ${reads} \`read_file\` iterations, then asks to run \`bash touch x\` ` +
           `(default mode asks) and waits. All ${runs} runs were parked in ${parkedSeconds.toFixed(0)} s.`,
         '',
@@ -106,7 +107,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
           ],
         ),
         '',
-        'RSS is what the process holds, garbage not yet collected included; a run that waits holds no thread, only its cached workflow state (its V8 context share, messages, stream log).',
+        'RSS is what the process holds, garbage not yet collected included; a run that waits holds no thread, only its cached workflow state (the modules it instantiated for itself, messages, stream log), and nothing once the cache evicted it: an answer to an evicted run replays its history first.',
         '',
         `Noise: ${describeNoise(noise)}.`,
       ].join('\n'),

@@ -79,7 +79,7 @@ export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<
       await exited;
       clearTimeout(timer);
     }
-    if (probeDir) rmSync(probeDir, { recursive: true, force: true });
+    if (probeDir && !process.env.BENCH_KEEP_PROBE) rmSync(probeDir, { recursive: true, force: true });
   };
   for (const deadline = Date.now() + timeoutMs; !output.includes('Worker polling'); ) {
     if (child.exitCode !== null) throw new Error(`the worker exited early:\n${output}`);

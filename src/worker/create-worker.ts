@@ -7,6 +7,7 @@ import type { DeploymentVersion } from './make-current';
 import type { Tracing } from './tracing';
 import { pinnedDeploymentOptions } from './worker-versioning';
 import { tracingSinks } from './tracing-sinks';
+import { maxCachedWorkflowsFromEnv } from './cache-size';
 
 export interface BareAgentWorkerOptions {
   connection: NativeConnection;
@@ -90,6 +91,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
+    maxCachedWorkflows: maxCachedWorkflowsFromEnv(),
     ...options.tuning,
   });
   return closingMcpOnStop(worker, mcp);
