@@ -80,7 +80,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
         '',
         stamp(ctx.command),
         '',
-        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, a workflow cache of ${maxCachedWorkflowsFromEnv()} runs: \`BAREAGENT_MAX_CACHED_WORKFLOWS\`); RSS from \`/proc/<pid>/status\`, ` +
+        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, workflow cache: ${maxCachedWorkflowsFromEnv() ?? 'the SDK default'} runs, \`BAREAGENT_MAX_CACHED_WORKFLOWS\`); RSS from \`/proc/<pid>/status\`, ` +
           `the live heap after a full GC (\`--expose-gc\`, bench/heap-probe.cjs). Each run does ${reads} \`read_file\` iterations, then asks to run \`bash touch x\` ` +
           `(default mode asks) and waits. All ${runs} runs were parked in ${parkedSeconds.toFixed(0)} s.`,
         '',

@@ -73,6 +73,7 @@ function withTolerantConverter(dataConverter: DataConverter | undefined): DataCo
 
 export async function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
   const mcp = new McpConnections();
+  const maxCachedWorkflows = maxCachedWorkflowsFromEnv();
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -91,7 +92,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     maxHeartbeatThrottleInterval: '1 second',
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
-    maxCachedWorkflows: maxCachedWorkflowsFromEnv(),
+    ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
     ...options.tuning,
   });
   return closingMcpOnStop(worker, mcp);

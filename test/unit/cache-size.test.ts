@@ -1,10 +1,9 @@
-import { DEFAULT_MAX_CACHED_WORKFLOWS, maxCachedWorkflowsFromEnv } from '../../src/worker/cache-size';
+import { maxCachedWorkflowsFromEnv } from '../../src/worker/cache-size';
 
 describe('BAREAGENT_MAX_CACHED_WORKFLOWS', () => {
-  it('defaults to a cache far below the SDK heap-sized one, so parked runs get evicted', () => {
-    expect(maxCachedWorkflowsFromEnv({})).toBe(DEFAULT_MAX_CACHED_WORKFLOWS);
-    expect(maxCachedWorkflowsFromEnv({ BAREAGENT_MAX_CACHED_WORKFLOWS: ' ' })).toBe(DEFAULT_MAX_CACHED_WORKFLOWS);
-    expect(DEFAULT_MAX_CACHED_WORKFLOWS).toBeLessThan(1000);
+  it('leaves the SDK default when unset', () => {
+    expect(maxCachedWorkflowsFromEnv({})).toBeUndefined();
+    expect(maxCachedWorkflowsFromEnv({ BAREAGENT_MAX_CACHED_WORKFLOWS: ' ' })).toBeUndefined();
   });
 
   it('takes a whole number, 0 turning the cache off', () => {
