@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { ensureDevServer, type DevServer } from '../src/server/dev-server';
-import { createBareAgentWorker, workflowsPath, type BareAgentWorkerOptions } from '../src/worker/create-worker';
+import { bundleOptions, createBareAgentWorker, workflowsPath, type BareAgentWorkerOptions } from '../src/worker/create-worker';
 import { freePort } from '../test/support/free-port';
 import { ScriptedModelServer } from '../src/testing/scripted-model-server';
 import { startTestCluster, stopTestCluster } from '../test/support/test-cluster';
@@ -117,6 +117,15 @@ export interface Bundle {
 export async function bundleOnce(options: { preloadModules?: string[] } = {}): Promise<Bundle> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-bundle-'));
   const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: silentLogger, ...options });
+  const codePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(codePath, code);
+  return { codePath, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The workflow code as `npm run worker` bundles it: bundleOptions() (interceptors, payload converter). */
+export async function productBundle(): Promise<Bundle> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-bundle-'));
+  const { code } = await bundleWorkflowCode({ ...bundleOptions(), logger: silentLogger });
   const codePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(codePath, code);
   return { codePath, dispose: () => rmSync(dir, { recursive: true, force: true }) };
