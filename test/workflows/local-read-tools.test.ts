@@ -1,7 +1,9 @@
 import type { temporal } from '@temporalio/proto';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createToolWorker } from '../../src/worker/create-worker';
+import { tracingSinks } from '../../src/worker/tracing-sinks';
 import { Harness } from '../support/harness';
+import { readTestEnv } from '../support/test-env';
 
 /**
  * read_file, glob and grep run as local activities: inside the workflow task that asked for them,
@@ -56,12 +58,16 @@ test('read tools run inside the workflow task, one per tool-only iteration, and 
   const scheduled = scheduledTypes(events);
   expect(scheduled.filter((type) => ['read_file', 'glob', 'grep'].includes(type))).toEqual([]);
   expect(scheduled).toContain('write_file');
-  // The run's start reads its workspace settings side by side, then the tools in the model's order.
-  expect(localActivities(events)).toEqual(['listMcpTools', 'readProjectInstructions', 'readHooks', 'glob', 'grep', ...Array(READS - 2).fill('read_file')]);
+  // The run's start reads its workspace settings side by side (recorded as each finished), then the tools in the model's order.
+  const local = localActivities(events);
+  expect(local.slice(0, 3).sort()).toEqual(['listMcpTools', 'readHooks', 'readProjectInstructions']);
+  expect(local.slice(3)).toEqual(['glob', 'grep', ...Array(READS - 2).fill('read_file')]);
   // Ordinary activities one after the other took 19 workflow tasks here: the run's start (4) and
   // two per tool iteration (model result → tool, tool result → model). Local ones take the start
   // with its first model call (1), one per read (6), the write (2) and the answer (1).
   expect(workflowTasks(events)).toBe(1 + READS + 2 + 1);
+  // The history replays, whatever order the side-by-side reads finished in.
+  await Worker.runReplayHistory({ workflowBundle: { codePath: readTestEnv().bundlePath }, sinks: tracingSinks(undefined) }, await handle.fetchHistory(), handle.workflowId);
 });
 
 test('with toolTaskQueue a read tool stays an activity on that queue: the run\'s own worker may not hold the workspace', async () => {
