@@ -10,7 +10,7 @@ import { memory } from './memory';
 import { parseOptions, type SectionId } from './options';
 import { overhead } from './overhead';
 import { machineBlock, writeReport, type Block } from './report';
-import { bundleOnce, startModel } from './setup';
+import { productBundle, startModel } from './setup';
 import { sandbox } from './sandbox';
 import { sqlite } from './sqlite';
 import { throughput } from './throughput';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const started = Date.now();
   const cli = await findOrBuildTemporalCli();
-  const [model, bundle] = await Promise.all([startModel(), bundleOnce()]);
+  const [model, bundle] = await Promise.all([startModel(), productBundle()]);
   const { context, close } = createContext(options, model, bundle, command);
   const blocks: Block[] = [machineBlock(cli)];
   try {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { ensureDevServer, type DevServer } from '../src/server/dev-server';
-import { bundleOptions, createBareAgentWorker, workflowsPath, type BareAgentWorkerOptions } from '../src/worker/create-worker';
+import { bundleOptions, createBareAgentWorker, type BareAgentWorkerOptions } from '../src/worker/create-worker';
 import { freePort } from '../test/support/free-port';
 import { ScriptedModelServer } from '../src/testing/scripted-model-server';
 import { startTestCluster, stopTestCluster } from '../test/support/test-cluster';
@@ -113,16 +113,7 @@ export interface Bundle {
   dispose(): void;
 }
 
-/** The workflow code bundled once for every worker of the bench (as the tests do). */
-export async function bundleOnce(options: { preloadModules?: string[] } = {}): Promise<Bundle> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-bundle-'));
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: silentLogger, ...options });
-  const codePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(codePath, code);
-  return { codePath, dispose: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** The workflow code as `npm run worker` bundles it: bundleOptions() (interceptors, payload converter). */
+/** The workflow code bundled once for every worker of the bench, as `npm run worker` bundles it: bundleOptions() (interceptors, payload converter, preloaded modules). */
 export async function productBundle(): Promise<Bundle> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-bundle-'));
   const { code } = await bundleWorkflowCode({ ...bundleOptions(), logger: silentLogger });
