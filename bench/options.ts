@@ -9,6 +9,8 @@ export interface BenchOptions {
   /** Overhead: iterations per run, and runs per mode. */
   iterations: number;
   repeats: number;
+  /** Overhead: iterations of the one long run whose last iterations are compared with its first (0: none). */
+  longRun: number;
   /** Throughput: concurrent runs per level, and iterations per run. */
   concurrency: number[];
   runIterations: number;
@@ -32,6 +34,7 @@ const USAGE = `npm run bench -- [options]
   --only <ids>               comma-separated sections: ${SECTION_IDS.join(', ')} (default: all)
   --iterations <n>           overhead: iterations per run (default 50)
   --repeats <n>              overhead: runs per mode (default 3)
+  --long-run <n>             overhead: one run of n iterations, its last 70 against its first 50 (default 420, 0: none)
   --concurrency <list>       throughput: concurrent runs (default 1,10,50,100)
   --run-iterations <n>       throughput, eager, tuning: iterations per run (default 10)
   --history-sizes <list>     history growth: iterations per run (default 10,50,200)
@@ -65,6 +68,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     options: {
       only: { type: 'string' },
       iterations: { type: 'string' },
+      'long-run': { type: 'string' },
       repeats: { type: 'string' },
       concurrency: { type: 'string' },
       'run-iterations': { type: 'string' },
@@ -95,6 +99,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     only: only as SectionId[],
     iterations: positive(values.iterations, 50, 2000),
     repeats: positive(values.repeats, 3, 50),
+    longRun: values['long-run'] === '0' ? 0 : positive(values['long-run'], 420, 2000),
     concurrency: bounded(values.concurrency ? list(values.concurrency) : [1, 10, 50, 100], 1000),
     runIterations: positive(values['run-iterations'], 10, 500),
     historySizes: bounded(values['history-sizes'] ? list(values['history-sizes']) : [10, 50, 200], 1000),

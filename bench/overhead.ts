@@ -22,11 +22,11 @@ interface ModeResult {
 }
 
 export async function overhead(ctx: BenchContext): Promise<Block> {
-  const { iterations, repeats } = ctx.options;
+  const { iterations, repeats, longRun } = ctx.options;
   const meter = new NoiseMeter();
   const server = await ctx.defaultServer();
   const worker = await ctx.worker(server, 'bench-overhead');
-  const workspace = makeWorkspace(iterations, 200);
+  const workspace = makeWorkspace(Math.max(iterations, longRun), 200);
   const provider = { baseURL: ctx.model.url, requestTimeoutMs: 30_000 };
 
   const plain = async (n: number, into?: ModeResult) => {
@@ -54,6 +54,7 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
     { name: '`agentRun`, default input (`stream: true`)', run: durable(true) },
   ];
   const results = modes.map((): ModeResult => ({ latencies: [], model: [], tool: [] }));
+  let long: number[] = [];
   try {
     ctx.log(`overhead: warming up, then ${repeats} × ${modes.length} runs of ${iterations} iterations`);
     for (const mode of modes) await mode.run(5);
@@ -62,6 +63,12 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
         await mode.run(iterations, results[i]);
         forgetRequests(ctx.model);
       }
+    }
+    if (longRun > 0) {
+      ctx.log(`overhead: one run of ${longRun} iterations`);
+      const run = await runScripted(server, ctx.model, { iterations: longRun, workspace, taskQueue: worker.taskQueue, prefix: 'overhead-long' });
+      long = iterationLatencies(run.conversation);
+      forgetRequests(ctx.model);
     }
   } finally {
     await worker.stop();
@@ -107,7 +114,19 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
         ],
       ),
       '',
+      ...longRunLines(long),
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
   };
+}
+
+/** One long run with the default input: is an iteration late in the run as fast as an early one? */
+function longRunLines(latencies: number[]): string[] {
+  if (latencies.length < 120) return [];
+  const first = percentile(latencies.slice(0, 50), 50);
+  const last = percentile(latencies.slice(-70), 50);
+  return [
+    `One run of ${latencies.length} iterations with the default input: p50 of the last 70 iterations ${ms(last)} against ${ms(first)} for the first 50, a ratio of **${(last / first).toFixed(2)}** (target ≤ 1.2).`,
+    '',
+  ];
 }
