@@ -16,8 +16,11 @@ export interface BenchOptions {
   historySizes: number[];
   compactionThreshold: number;
   continueAsNewEvents: number;
-  /** Memory: runs left waiting for a human. */
+  /** Memory: runs left waiting for a human; started in waves of this many (each parked before the next), or all at once. */
   waitingRuns: number;
+  waveSize: number | undefined;
+  /** Memory: the worker's BAREAGENT_MAX_CACHED_WORKFLOWS; unset, the bench's own environment decides. */
+  maxCached: number | undefined;
   /** Config comparisons: the concurrency levels of the worker-tuning section, bundling start-ups per variant. */
   tuningConcurrency: number[];
   startups: number;
@@ -38,6 +41,8 @@ const USAGE = `npm run bench -- [options]
   --compaction-threshold <n> history growth: compaction threshold in tokens (default 20000)
   --can-events <n>           history growth: limit.historyCount.suggestContinueAsNew (default 500)
   --waiting-runs <n>         memory: runs waiting for a human (default 100)
+  --wave-size <n>            memory: start the runs n at a time, each wave parked before the next (default: all at once)
+  --max-cached <n>           memory: BAREAGENT_MAX_CACHED_WORKFLOWS for the worker (default: this environment's, else the SDK's)
   --tuning-concurrency <list> worker tuning: concurrent runs (default 50,100)
   --startups <n>             bundling: worker start-ups per variant (default 3)
   --persistent               dev servers on a SQLite file (the embedded server's mode) instead of in memory
@@ -72,6 +77,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'compaction-threshold': { type: 'string' },
       'can-events': { type: 'string' },
       'waiting-runs': { type: 'string' },
+      'wave-size': { type: 'string' },
+      'max-cached': { type: 'string' },
       'tuning-concurrency': { type: 'string' },
       startups: { type: 'string' },
       persistent: { type: 'boolean', default: false },
@@ -101,6 +108,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     compactionThreshold: positive(values['compaction-threshold'], 20_000, 10_000_000),
     continueAsNewEvents: positive(values['can-events'], 500, 100_000),
     waitingRuns: positive(values['waiting-runs'], 100, 1000),
+    waveSize: values['wave-size'] === undefined ? undefined : positive(values['wave-size'], 1, 1000),
+    maxCached: values['max-cached'] === undefined ? undefined : positive(values['max-cached'], 1, 100_000),
     tuningConcurrency: bounded(values['tuning-concurrency'] ? list(values['tuning-concurrency']) : [50, 100], 1000),
     startups: positive(values.startups, 3, 20),
     persistent: values.persistent ?? false,
