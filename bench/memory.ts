@@ -115,12 +115,12 @@ export async function memory(ctx: BenchContext): Promise<Block> {
           `(default mode asks) and waits. ${startText}`,
         '',
         table(
-          ['', 'RSS', 'peak RSS (VmHWM)', 'V8 heaps used, after GC', 'of which the workflow thread'],
+          ['', 'RSS', 'peak RSS (VmHWM)', 'V8 heaps used, after GC', 'of which the workflow thread', 'V8 heaps committed, after GC'],
           [
-            ['idle worker, polling', bytes(idle.rss), bytes(idle.peak), bytes(idle.heap.heapUsed), bytes(workflowThread(idle.heap))],
-            [`${runs} runs waiting for a human`, bytes(waiting.rss), bytes(waiting.peak), bytes(waiting.heap.heapUsed), bytes(workflowThread(waiting.heap))],
-            ['per waiting run', perRun(idle.rss, waiting.rss), '–', perRun(idle.heap.heapUsed, waiting.heap.heapUsed), perRun(workflowThread(idle.heap), workflowThread(waiting.heap))],
-            [`after ${approvals.first.length + approvals.last.length} approvals`, bytes(after.rss), bytes(after.peak), '–', '–'],
+            ['idle worker, polling', bytes(idle.rss), bytes(idle.peak), bytes(idle.heap.heapUsed), bytes(workflowThread(idle.heap)), bytes(idle.heap.heapCommitted)],
+            [`${runs} runs waiting for a human`, bytes(waiting.rss), bytes(waiting.peak), bytes(waiting.heap.heapUsed), bytes(workflowThread(waiting.heap)), bytes(waiting.heap.heapCommitted)],
+            ['per waiting run', perRun(idle.rss, waiting.rss), '–', perRun(idle.heap.heapUsed, waiting.heap.heapUsed), perRun(workflowThread(idle.heap), workflowThread(waiting.heap)), perRun(idle.heap.heapCommitted, waiting.heap.heapCommitted)],
+            [`after ${approvals.first.length + approvals.last.length} approvals`, bytes(after.rss), bytes(after.peak), '–', '–', '–'],
           ],
         ),
         '',
