@@ -28,6 +28,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
   const reads = ctx.options.runIterations;
   const waveSize = Math.min(ctx.options.waveSize ?? runs, runs);
   const maxCached = ctx.options.maxCached ?? maxCachedWorkflowsFromEnv();
+  const heapMiB = ctx.options.workerHeapMiB;
   const meter = new NoiseMeter();
   const server = await ctx.defaultServer();
   const taskQueue = `bench-memory-${randomUUID().slice(0, 8)}`;
@@ -40,6 +41,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
     modelUrl: ctx.model.url,
     bundlePath: bundle.codePath,
     heapProbe: true,
+    nodeFlags: heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`],
     extraEnv: { BAREAGENT_MAX_CACHED_WORKFLOWS: maxCached === undefined ? '' : String(maxCached) },
   });
   const handles: WorkflowHandle[] = [];
@@ -48,7 +50,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
   try {
     await sleep(3000);
     const idle = { ...worker.memory(), heap: await worker.heap() };
-    ctx.log(`memory: idle worker ${bytes(idle.rss)} (heap ${bytes(idle.heap.heapUsed)}); starting ${runs} runs that wait for a human, ${waveSize} at a time, cache ${maxCached ?? 'SDK default'}`);
+    ctx.log(`memory: idle worker ${bytes(idle.rss)} (heap ${bytes(idle.heap.heapUsed)}); starting ${runs} runs that wait for a human, ${waveSize} at a time, cache ${maxCached ?? 'SDK default'}, heap limits ${heapLimits(idle.heap)}`);
     const startedAt = Date.now();
     const waves: Wave[] = [];
     for (let first = 0; first < runs; first += waveSize) {
@@ -98,6 +100,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
         [`${label}: next model request`, ms(next.p50), ms(next.p95), ms(next.max)],
       ];
     };
+    const heapText = `V8 heap limits, main / workflow thread: ${heapLimits(idle.heap)}${heapMiB === undefined ? ", Node's default" : `, \`node --max-old-space-size=${heapMiB}\``}`;
     const cacheText = maxCached === undefined ? 'the SDK default' : `${maxCached} runs`;
     const startText =
       waveSize < runs
@@ -110,7 +113,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
         '',
         stamp(ctx.command),
         '',
-        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, workflow cache: ${cacheText}, \`BAREAGENT_MAX_CACHED_WORKFLOWS\`); RSS from \`/proc/<pid>/status\`, ` +
+        `A worker in its own process (\`node --import tsx src/worker.ts\`, the workflow bundle \`npm run worker\` builds, workflow cache: ${cacheText}, \`BAREAGENT_MAX_CACHED_WORKFLOWS\`; ${heapText}); RSS from \`/proc/<pid>/status\`, ` +
           `the live heap after a full GC (\`--expose-gc\`, bench/heap-probe.cjs). Each run does ${reads} \`read_file\` iterations, then asks to run \`bash touch x\` ` +
           `(default mode asks) and waits. ${startText}`,
         '',
@@ -199,6 +202,13 @@ async function approveSome(chosen: WorkflowHandle[], resumedAt: Map<string, numb
     await sleep(200);
   }
   return results;
+}
+
+function heapLimits(heap: HeapFigures): string {
+  return [...heap.threads]
+    .sort((a, b) => a.threadId - b.threadId)
+    .map((t) => bytes(t.heapLimit))
+    .join(' / ');
 }
 
 /** The SDK runs workflows in worker threads of their own; the main thread is 0. */

@@ -48,6 +48,8 @@ export interface WorkerEnv {
   extraEnv?: Record<string, string>;
   /** Load bench/heap-probe.cjs into the worker's threads (`--expose-gc`), for `heap()`. */
   heapProbe?: boolean;
+  /** More `node` flags for the worker (e.g. `--max-old-space-size=512`). */
+  nodeFlags?: string[];
 }
 
 export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<WorkerProcess> {
@@ -55,7 +57,7 @@ export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<
   const probeDir = env.heapProbe ? mkdtempSync(path.join(os.tmpdir(), 'bareagent-heap-probe-')) : undefined;
   const probeFile = probeDir ? path.join(probeDir, 'heap.json') : undefined;
   const probeArgs = probeFile ? ['--expose-gc', '--require', path.join(ROOT, 'bench/heap-probe.cjs')] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...probeArgs, path.join(ROOT, 'src/worker.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(env.nodeFlags ?? []), ...probeArgs, path.join(ROOT, 'src/worker.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -122,7 +124,9 @@ export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<
         threads,
         heapUsed: threads.reduce((a, t) => a + t.heapUsed, 0),
         heapCommitted: threads.reduce((a, t) => a + t.heapCommitted, 0),
-        external: threads.reduce((a, t) => a + t.external, 0), spaces };
+        external: threads.reduce((a, t) => a + t.external, 0),
+        spaces,
+      };
     },
     stop,
   };
