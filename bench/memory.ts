@@ -100,7 +100,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
         [`${label}: next model request`, ms(next.p50), ms(next.p95), ms(next.max)],
       ];
     };
-    const heapText = `V8 heap limits, main / workflow thread: ${heapLimits(idle.heap)}${heapMiB === undefined ? ", Node's default" : `, \`node --max-old-space-size=${heapMiB}\``}`;
+    const heapText = `V8 heap limit per thread (${idle.heap.threads.length} threads): ${heapLimits(idle.heap)}${heapMiB === undefined ? ", Node's default" : `, \`node --max-old-space-size=${heapMiB}\``}`;
     const cacheText = maxCached === undefined ? 'the SDK default' : `${maxCached} runs`;
     const startText =
       waveSize < runs
