@@ -22,6 +22,7 @@ if (out) {
       threadId,
       rss: usage.rss,
       heapUsed: heap.used_heap_size,
+      heapCommitted: heap.total_heap_size,
       heapLimit: heap.heap_size_limit,
       external: heap.external_memory,
       spaces: Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size])),

@@ -18,8 +18,13 @@ export interface BenchOptions {
   historySizes: number[];
   compactionThreshold: number;
   continueAsNewEvents: number;
-  /** Memory: runs left waiting for a human. */
+  /** Memory: runs left waiting for a human; started in waves of this many (each parked before the next), or all at once. */
   waitingRuns: number;
+  waveSize: number | undefined;
+  /** Memory: the worker's BAREAGENT_MAX_CACHED_WORKFLOWS; unset, the bench's own environment decides. */
+  maxCached: number | undefined;
+  /** Memory: the worker's `--max-old-space-size` (MiB, every V8 heap of the process); unset, Node's default. */
+  workerHeapMiB: number | undefined;
   /** Config comparisons: the concurrency levels of the worker-tuning section, bundling start-ups per variant. */
   tuningConcurrency: number[];
   startups: number;
@@ -41,6 +46,9 @@ const USAGE = `npm run bench -- [options]
   --compaction-threshold <n> history growth: compaction threshold in tokens (default 20000)
   --can-events <n>           history growth: limit.historyCount.suggestContinueAsNew (default 500)
   --waiting-runs <n>         memory: runs waiting for a human (default 100)
+  --wave-size <n>            memory: start the runs n at a time, each wave parked before the next (default: all at once)
+  --max-cached <n>           memory: BAREAGENT_MAX_CACHED_WORKFLOWS for the worker (default: this environment's, else the SDK's)
+  --worker-heap <MiB>        memory: the worker's node --max-old-space-size (default: Node's)
   --tuning-concurrency <list> worker tuning: concurrent runs (default 50,100)
   --startups <n>             bundling: worker start-ups per variant (default 3)
   --persistent               dev servers on a SQLite file (the embedded server's mode) instead of in memory
@@ -76,6 +84,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'compaction-threshold': { type: 'string' },
       'can-events': { type: 'string' },
       'waiting-runs': { type: 'string' },
+      'wave-size': { type: 'string' },
+      'max-cached': { type: 'string' },
+      'worker-heap': { type: 'string' },
       'tuning-concurrency': { type: 'string' },
       startups: { type: 'string' },
       persistent: { type: 'boolean', default: false },
@@ -106,6 +117,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     compactionThreshold: positive(values['compaction-threshold'], 20_000, 10_000_000),
     continueAsNewEvents: positive(values['can-events'], 500, 100_000),
     waitingRuns: positive(values['waiting-runs'], 100, 1000),
+    waveSize: values['wave-size'] === undefined ? undefined : positive(values['wave-size'], 1, 1000),
+    maxCached: values['max-cached'] === undefined ? undefined : positive(values['max-cached'], 1, 100_000),
+    workerHeapMiB: values['worker-heap'] === undefined ? undefined : positive(values['worker-heap'], 1, 65_536),
     tuningConcurrency: bounded(values['tuning-concurrency'] ? list(values['tuning-concurrency']) : [50, 100], 1000),
     startups: positive(values.startups, 3, 20),
     persistent: values.persistent ?? false,

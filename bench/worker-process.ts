@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface ThreadHeap {
   threadId: number;
   heapUsed: number;
+  /** What the heap holds from the OS (V8's total_heap_size), live or not. */
+  heapCommitted: number;
   heapLimit: number;
   external: number;
   /** Live bytes per V8 heap space (old_space, code_space, ...). */
@@ -19,6 +21,7 @@ export interface HeapFigures {
   threads: ThreadHeap[];
   /** Summed over the threads. */
   heapUsed: number;
+  heapCommitted: number;
   external: number;
   spaces: Record<string, number>;
 }
@@ -45,6 +48,8 @@ export interface WorkerEnv {
   extraEnv?: Record<string, string>;
   /** Load bench/heap-probe.cjs into the worker's threads (`--expose-gc`), for `heap()`. */
   heapProbe?: boolean;
+  /** More `node` flags for the worker (e.g. `--max-old-space-size=512`). */
+  nodeFlags?: string[];
 }
 
 export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<WorkerProcess> {
@@ -52,7 +57,7 @@ export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<
   const probeDir = env.heapProbe ? mkdtempSync(path.join(os.tmpdir(), 'bareagent-heap-probe-')) : undefined;
   const probeFile = probeDir ? path.join(probeDir, 'heap.json') : undefined;
   const probeArgs = probeFile ? ['--expose-gc', '--require', path.join(ROOT, 'bench/heap-probe.cjs')] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...probeArgs, path.join(ROOT, 'src/worker.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(env.nodeFlags ?? []), ...probeArgs, path.join(ROOT, 'src/worker.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -115,7 +120,13 @@ export async function spawnWorker(env: WorkerEnv, timeoutMs = 120_000): Promise<
       const threads = answers().map((name) => JSON.parse(readFileSync(path.join(probeDir, name), 'utf8')) as ThreadHeap);
       const spaces: Record<string, number> = {};
       for (const t of threads) for (const [space, used] of Object.entries(t.spaces)) spaces[space] = (spaces[space] ?? 0) + used;
-      return { threads, heapUsed: threads.reduce((a, t) => a + t.heapUsed, 0), external: threads.reduce((a, t) => a + t.external, 0), spaces };
+      return {
+        threads,
+        heapUsed: threads.reduce((a, t) => a + t.heapUsed, 0),
+        heapCommitted: threads.reduce((a, t) => a + t.heapCommitted, 0),
+        external: threads.reduce((a, t) => a + t.external, 0),
+        spaces,
+      };
     },
     stop,
   };
