@@ -133,18 +133,6 @@ export interface TimeBreakdown {
   toolStartToClose: number;
 }
 
-/** A local activity's type and run time (first schedule → completion, on the worker), from its marker. */
-function localActivityTiming(event: HistoryEvent): { type: string; ms: number } | undefined {
-  const marker = event.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_local_activity') return undefined;
-  const data = marker.details?.data?.payloads?.[0]?.data;
-  if (!data) return undefined;
-  type Stamp = { seconds: number; nanos: number };
-  const details = JSON.parse(Buffer.from(data).toString()) as { activity_type: string; complete_time?: Stamp; original_schedule_time?: Stamp };
-  const msOf = (t: Stamp | undefined) => (t ? t.seconds * 1000 + t.nanos / 1e6 : NaN);
-  return { type: details.activity_type, ms: msOf(details.complete_time) - msOf(details.original_schedule_time) };
-}
-
 /** Where an iteration's time goes, from the server's event times (medians over the run). */
 export function timeBreakdown(events: readonly HistoryEvent[], iterations: number): TimeBreakdown {
   const byId = new Map(events.map((e) => [String(e.eventId), e]));
@@ -169,8 +157,6 @@ export function timeBreakdown(events: readonly HistoryEvent[], iterations: numbe
       const scheduled = byId.get(String(actStarted.scheduledEventId));
       if (scheduled) actS2S.push(timeOf(event) - timeOf(scheduled));
     }
-    const local = localActivityTiming(event);
-    if (local && local.type !== 'callModel') tool.push(local.ms);
     const actDone = event.activityTaskCompletedEventAttributes;
     if (actDone) {
       const start = byId.get(String(actDone.startedEventId));
