@@ -16,6 +16,7 @@ import { sqlite } from './sqlite';
 import { throughput } from './throughput';
 import { bundling } from './bundling';
 import { eager } from './eager';
+import { floor } from './floor';
 import { transferPoll } from './transfer-poll';
 import { tuning } from './tuning';
 
@@ -30,6 +31,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   bundle: bundling,
   sqlite,
   sandbox,
+  floor,
 };
 
 async function main(): Promise<void> {
