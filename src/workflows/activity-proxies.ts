@@ -1,4 +1,4 @@
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 /** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
@@ -44,10 +44,27 @@ export const localReadTools = proxyLocalActivities<Activities>({
  * local activities side by side when the run's own worker holds the workspace: all three and the
  * first model call in one workflow task, where ordinary activities one after the other took four.
  */
-export const localRunStart = proxyLocalActivities<Activities>({
+const localRunStart = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks';
+type Read<K extends RunStartRead> = { executeWithOptions(options: object, args: Parameters<Activities[K]>): Promise<Awaited<ReturnType<Activities[K]>>> };
+
+/**
+ * One run-start read on the worker that holds the workspace: a local activity when that is the
+ * run's own worker, otherwise `remote`'s activity, on `toolTaskQueue` when the run names one.
+ */
+export function readAtRunStart<K extends RunStartRead>(
+  name: K,
+  where: { local: boolean; remote: ActivityInterfaceFor<Activities>; toolTaskQueue: string | undefined },
+  summary: string,
+  args: Parameters<Activities[K]>,
+): Promise<Awaited<ReturnType<Activities[K]>>> {
+  if (where.local) return (localRunStart[name] as unknown as Read<K>).executeWithOptions({ summary }, args);
+  return (where.remote[name] as unknown as Read<K>).executeWithOptions({ summary, ...(where.toolTaskQueue ? { taskQueue: where.toolTaskQueue } : {}) }, args);
+}
 
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep']);
 

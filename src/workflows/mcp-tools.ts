@@ -7,7 +7,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
-import { localRunStart, mcpListing, mcpOnce, mcpRepeatable } from './activity-proxies';
+import { mcpListing, mcpOnce, mcpRepeatable, readAtRunStart } from './activity-proxies';
 import { MCP_TOOLS } from './patches';
 import { attempt } from './failures';
 
@@ -18,11 +18,9 @@ import { attempt } from './failures';
  */
 export async function listMcpTools(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, local = false): Promise<McpCatalog | undefined> {
   if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
-  const args: Parameters<typeof mcpListing.listMcpTools> = [{ ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox }];
-  const summary = 'MCP servers: list tools';
-  const catalog = local
-    ? await localRunStart.listMcpTools.executeWithOptions({ summary }, args)
-    : await mcpListing.listMcpTools.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, args);
+  const catalog = await readAtRunStart('listMcpTools', { local, remote: mcpListing, toolTaskQueue: config.toolTaskQueue }, 'MCP servers: list tools', [
+    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox },
+  ]);
   return catalog.servers.length > 0 ? catalog : undefined;
 }
 

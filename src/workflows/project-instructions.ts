@@ -3,7 +3,7 @@ import type { AgentRunConfig } from '../common/input';
 import type { ToolCall } from '../common/messages';
 import { MAX_PROJECT_INSTRUCTIONS_CHARS, type ProjectInstructions } from '../common/project-instructions';
 import { touchedDirectories } from '../loop/instruction-dirs';
-import { instructionReading, localRunStart } from './activity-proxies';
+import { instructionReading, readAtRunStart } from './activity-proxies';
 import { attempt } from './failures';
 import { NESTED_INSTRUCTIONS, PROJECT_INSTRUCTIONS } from './patches';
 import type { RunState } from './run-state';
@@ -11,11 +11,9 @@ import type { RunState } from './run-state';
 /** At the start of a new run, unless turned off: the workspace's AGENTS.md, read by the tool worker and recorded. */
 export async function readInstructions(config: Omit<AgentRunConfig, 'resume'>, local = false): Promise<ProjectInstructions | undefined> {
   if (!config.projectInstructions || !patched(PROJECT_INSTRUCTIONS)) return undefined;
-  const args: Parameters<typeof instructionReading.readProjectInstructions> = [config.workspace ? { workspace: config.workspace } : {}];
-  const summary = 'project instructions (AGENTS.md)';
-  return local
-    ? localRunStart.readProjectInstructions.executeWithOptions({ summary }, args)
-    : instructionReading.readProjectInstructions.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, args);
+  return readAtRunStart('readProjectInstructions', { local, remote: instructionReading, toolTaskQueue: config.toolTaskQueue }, 'project instructions (AGENTS.md)', [
+    config.workspace ? { workspace: config.workspace } : {},
+  ]);
 }
 
 /** Directories whose instructions are looked for at most once per conversation: a long run touches many. */

@@ -7,7 +7,7 @@ import type { SandboxRequest } from '../common/sandbox';
 import type { PendingPermission } from '../common/wire';
 import { hooksFor, hookVerdict, type HookVerdict } from '../loop/hook-decisions';
 import type { Transition } from '../loop/transitions';
-import { localRunStart } from './activity-proxies';
+import { readAtRunStart } from './activity-proxies';
 import { HOOKS } from './patches';
 import { attempt } from './failures';
 
@@ -17,11 +17,9 @@ const settingsReading = proxyActivities<Activities>({ startToCloseTimeout: '30 s
 /** At the start of a new run: the worker's and the workspace's hooks, read by the tool worker and recorded. */
 export async function readHooks(config: Omit<AgentRunConfig, 'resume'>, local = false): Promise<HooksConfig | undefined> {
   if (!patched(HOOKS)) return undefined;
-  const args: Parameters<typeof settingsReading.readHooks> = [config.workspace ? { workspace: config.workspace } : {}];
-  const summary = 'hooks (.bareagent/settings.json)';
-  const found = local
-    ? await localRunStart.readHooks.executeWithOptions({ summary }, args)
-    : await settingsReading.readHooks.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, args);
+  const found = await readAtRunStart('readHooks', { local, remote: settingsReading, toolTaskQueue: config.toolTaskQueue }, 'hooks (.bareagent/settings.json)', [
+    config.workspace ? { workspace: config.workspace } : {},
+  ]);
   return found.hooks.length > 0 || found.errors ? found : undefined;
 }
 
