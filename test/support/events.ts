@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { followRun } from '../../src/cli/follow';
+import { followRun, type CatchUp } from '../../src/cli/follow';
 import { eventsQuery } from '../../src/common/contract';
 import type { RunEvent } from '../../src/common/events';
 
@@ -10,10 +10,13 @@ import type { RunEvent } from '../../src/common/events';
  */
 export async function collectEvents(client: Client, workflowId: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  // The catch-up asks the run's own server (a test may run its own), where a harness worker answers.
-  const catchUp = (from: number) => client.workflow.getHandle(workflowId).query(eventsQuery, from);
-  await followRun(client, workflowId, (event) => void events.push(event), { catchUp });
+  await followRun(client, workflowId, (event) => void events.push(event), { catchUp: catchUpThrough(client, workflowId) });
   return events;
+}
+
+/** A follower's catch-up through the run's own server (a test may run its own), where a harness worker answers the `events` query. */
+export function catchUpThrough(client: Client, workflowId: string): CatchUp {
+  return (from) => client.workflow.getHandle(workflowId).query(eventsQuery, from);
 }
 
 export function streamedText(events: RunEvent[]): string {

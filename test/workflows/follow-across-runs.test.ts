@@ -1,6 +1,6 @@
 import { followRun } from '../../src/cli/follow';
-import { eventsQuery } from '../../src/common/contract';
 import type { RunEvent } from '../../src/common/events';
+import { catchUpThrough } from '../support/events';
 import type { Harness } from '../support/harness';
 import { shortHistoryHarness } from '../support/short-history-server';
 
@@ -26,8 +26,6 @@ test('a follower that stalls until the run chain has ended still ends, with ever
   const result = handle.result();
   const events: RunEvent[] = [];
   let stalled = false;
-  // What the polls missed once the run closed comes from the events query, which the harness's worker answers.
-  const catchUp = (from: number) => h.client.workflow.getHandle(handle.workflowId).query(eventsQuery, from);
   const followed = followRun(
     h.client,
     handle.workflowId,
@@ -38,7 +36,7 @@ test('a follower that stalls until the run chain has ended still ends, with ever
       // The first poll reached the first run; hold the follower until the whole chain is over.
       await result;
     },
-    { catchUp },
+    { catchUp: catchUpThrough(h.client, handle.workflowId) },
   );
   expect(await result).toMatchObject({ text: 'Chain done.', iterations: ITERATIONS + 1 });
   const runs: string[] = [];
