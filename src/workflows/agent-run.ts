@@ -18,14 +18,13 @@ import { budgetStop } from '../loop/budget-stop';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
 import { parseRule } from '../loop/permission-rules';
-import { checkPermission, createPolicy } from '../loop/permissions';
-import { checkPermissionV1 } from '../loop/permissions-v1';
+import { createPolicy } from '../loop/permissions';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { askRunPatches, CHILDREN_END_WITH_RUN, type RunPatches } from './patches';
+import { CHILDREN_END_WITH_RUN, markRetiredPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
@@ -35,7 +34,7 @@ import { ModelTurn } from './model-turn';
 import { readNestedInstructionsAfter } from './project-instructions';
 import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
-import { takeReply, takeReplyV1 } from './reply-step';
+import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
 import { stopFailure } from './failures';
@@ -94,9 +93,9 @@ class AgentRun {
       if (compacted) this.report.record(compacted, compactedFrom);
       const response = await this.model.call();
       if ('kind' in response) return this.stopRun(response, before);
-      if (this.patches.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+      response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      const reply = this.patches.repliesPerTurn ? takeReply(this.state, response) : takeReplyV1(this.state, response);
+      const reply = takeReply(this.state, response);
       const transition =
         reply === 'tool_calls'
           ? await this.tools.run(response.toolCalls, response.toolCallsShown ?? response.streamed)
@@ -154,7 +153,6 @@ class AgentRun {
   private readonly human: HumanChannel;
   private readonly hooks: RunHooks;
   private readonly policy;
-  private readonly patches: RunPatches;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly sandbox: SandboxRequest;
@@ -171,7 +169,7 @@ class AgentRun {
     this.stream = new WorkflowStream(carried?.stream);
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
-    this.patches = askRunPatches();
+    markRetiredPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -197,7 +195,6 @@ class AgentRun {
         this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
         this.policy.allow.push(parseRule(rule));
       },
-      forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tools = new ToolRound({
@@ -210,9 +207,6 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      // Runs that started under the pattern-list guard keep its decisions on replay.
-      guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
-      failuresByAction: this.patches.failuresByAction,
       hooks: this.hooks,
     });
     this.model = new ModelTurn({
@@ -221,7 +215,6 @@ class AgentRun {
       report: this.report,
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
-      tokensFromUsage: this.patches.tokensFromUsage,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });

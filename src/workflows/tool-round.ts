@@ -5,7 +5,7 @@ import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
-import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
+import { checkPermission, type PermissionDecision, type PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
 import { toolResult } from '../loop/tool-results';
 import type { Transition } from '../loop/transitions';
@@ -28,9 +28,6 @@ export interface ToolRoundContext {
   offered: ReadonlySet<string>;
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
-  guard: typeof checkPermission;
-  /** See AgentRun: false only for runs recorded before failures were counted per action. */
-  failuresByAction: boolean;
   hooks: RunHooks;
 }
 
@@ -66,7 +63,7 @@ export class ToolRound {
           this.sandboxKind = kind;
         },
         offered: this.context.offered,
-        checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
+        checkPermission: (name, args): PermissionDecision => checkPermission(this.context.policy, name, args),
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
@@ -79,7 +76,7 @@ export class ToolRound {
       const seen = observeToolOutcome(
         state,
         { name: call.name, input: call.input, content: result.content, isError: result.is_error, step: state.budget.iterations },
-        { failuresByAction: this.context.failuresByAction, limits: config.repeatedFailure },
+        { limits: config.repeatedFailure },
       );
       state.loopDetector = seen.state.loopDetector;
       state.failureStreak = seen.state.failureStreak;
