@@ -78,7 +78,8 @@ export function accessGuard(options: AccessOptions): MiddlewareHandler<UiEnv> {
 function securityHeaders(c: Context): void {
   c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
+  // Not no-referrer: with it Chromium sends `Origin: null` on the page's own form posts, and the Origin check needs the real one.
+  c.header('Referrer-Policy', 'same-origin');
   c.header('X-Frame-Options', 'DENY');
   c.header('Cache-Control', 'no-store');
 }
