@@ -32,7 +32,7 @@ export function questionCard(runId: string, question: Question, csrf: string): H
 <form method="post" action="${runPath(runId)}/answer" class="answer">${csrfField(csrf)}
 <input type="hidden" name="requestId" value="${question.requestId}">
 <button name="decision" value="allow" class="allow">Approve</button>
-${rule ? h`<button name="decision" value="allow_always" class="always" title="also allow ${rule} for the rest of the run">Allow ${visible(rule)} for this run</button>` : ''}
+${rule ? h`<button name="decision" value="allow_always" class="always" title="also allow ${visible(rule)} for the rest of the run">Allow ${visible(rule)} for this run</button>` : ''}
 <input name="reason" placeholder="reason (optional)" maxlength="500" aria-label="reason">
 <button name="decision" value="deny" class="deny">Deny</button>
 </form></div>`;
