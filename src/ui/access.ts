@@ -11,7 +11,7 @@ export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'none'",
   "connect-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -53,7 +53,9 @@ export function accessGuard(options: AccessOptions): MiddlewareHandler<UiEnv> {
         secure: options.publicUrl?.protocol === 'https:',
       });
       url.searchParams.delete('token');
-      return c.redirect(`${url.pathname}${url.search}`, 303);
+      // `//host/...` would be a redirect to another site: only a path of this one.
+      const path = /^\/[/\\]/.test(url.pathname) ? '/' : url.pathname;
+      return c.redirect(`${path}${url.search}`, 303);
     }
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (bearer !== undefined) {

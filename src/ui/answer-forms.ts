@@ -15,6 +15,11 @@ export interface Question {
   answerIn?: string;
 }
 
+function until(deadline: string, now = Date.now()): string {
+  const ms = Date.parse(deadline) - now;
+  return ms > 0 ? `in ${age(new Date(now - ms).toISOString(), now)}` : 'now';
+}
+
 const csrfField = (csrf: string) => h`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 export const runPath = (workflowId: string) => `/runs/${encodeURIComponent(workflowId)}`;
 
@@ -24,7 +29,7 @@ export const runPath = (workflowId: string) => `/runs/${encodeURIComponent(workf
  */
 export function questionCard(runId: string, question: Question, csrf: string): Html {
   const rule = sessionRuleFor(question.tool, question.input);
-  const when = [question.requestedAt ? `asked ${age(question.requestedAt)} ago` : '', question.deadline ? `denied at ${question.deadline} unless answered` : ''].filter(Boolean).join(' · ');
+  const when = [question.requestedAt ? `asked ${age(question.requestedAt)} ago` : '', question.deadline ? `denied unanswered ${until(question.deadline)} (${question.deadline})` : ''].filter(Boolean).join(' · ');
   return h`<div class="card" id="p-${slug(question.requestId)}">
 <div class="question">Allow <code>${visible(toolSummary(question.tool, question.input, 200))}</code>?</div>
 <pre class="input">${visibleJson(question.input)}</pre>

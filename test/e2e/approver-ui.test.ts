@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { statusQuery } from '../../src/common/contract';
 import { startApproverUi, type ApproverUi } from '../support/approver-ui';
 import { cliEnv } from '../support/cli';
@@ -219,6 +222,13 @@ test('without the token every request is 401; a foreign Host is 403; an answer w
   expect((await fetch(`${ui.url}/`, { headers: { authorization: 'Bearer wrong-token-of-some-length' } })).status).toBe(401);
   expect((await fetch(`${ui.url}/`, { headers: { authorization: `Bearer ${ui.token}` } })).status).toBe(200);
   expect(await statusWithHost(`${ui.url}/`, 'rebound.example:80')).toBe(403);
+  // The sign-in redirect stays on this site, whatever the path looks like.
+  const login = await fetch(`${ui.url}//evil.example/?token=${ui.token}`, { redirect: 'manual' });
+  expect(login.status).toBe(303);
+  expect(login.headers.get('location')).toBe('/');
+  expect(login.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+  expect(login.headers.get('set-cookie')).toMatch(/SameSite=Strict/i);
+  expect((await fetch(`${ui.url}/`, { headers: { authorization: `Bearer ${ui.token}` } })).headers.get('content-security-policy')).toContain("script-src 'self'");
 
   const workflowId = await waitingRun('ui-guarded', h.workspace());
   const page = await newPage();
@@ -245,6 +255,33 @@ test('without the token every request is 401; a foreign Host is 403; an answer w
   await expect(handle.result()).rejects.toThrow();
   expect((await handle.describe()).status.name).toBe('CANCELLED');
   await page.close();
+});
+
+test("with encryption on, the page decodes with the CLI's converter: an encrypted run's question and prompt read in the clear", async () => {
+  const key = randomBytes(32).toString('base64');
+  const encrypted = await Harness.create({
+    'ui-encrypted': [{ toolCalls: [{ id: 'call_secret', name: 'write_file', arguments: { file_path: 'secret.txt', content: 'only with the key' } }] }, { text: 'ok' }],
+  });
+  const dataConverter = dataConverterFromEnv({ BAREAGENT_ENCRYPTION_KEY: key })!;
+  await encrypted.startWorker({ dataConverter });
+  const client = new Client({ connection: encrypted.client.connection, dataConverter });
+  const page = await startApproverUi({ ...cliEnv(encrypted), BAREAGENT_WORKFLOW_BUNDLE: encrypted.env.bundlePath, BAREAGENT_ENCRYPTION_KEY: key });
+  try {
+    const handle = await client.workflow.start('agentRun', {
+      taskQueue: encrypted.taskQueue,
+      workflowId: `ui-encrypted-${Date.now()}`,
+      args: [{ prompt: 'An encrypted prompt', model: 'ui-encrypted', workspace: encrypted.workspace(), permissionMode: 'default' }],
+    });
+    await pendingRequest(handle);
+    const inbox = await (await fetch(`${page.url}/`, { headers: { authorization: `Bearer ${page.token}` } })).text();
+    expect(inbox).toContain(handle.workflowId);
+    expect(inbox).toContain('An encrypted prompt');
+    expect(inbox).toContain('only with the key');
+    await handle.terminate();
+  } finally {
+    await page.stop();
+    await encrypted.close();
+  }
 });
 
 function statusWithHost(url: string, host: string): Promise<number> {
