@@ -47,7 +47,7 @@ beforeAll(async () => {
       {
         text: 'Counting slowly: one two three four five six seven eight',
         chunks: ['Counting slowly: ', 'one ', 'two ', 'three ', 'four ', 'five ', 'six ', 'seven ', 'eight'],
-        chunkDelayMs: 500,
+        chunkDelayMs: 1000,
       },
     ],
     'ui-hostile': [
