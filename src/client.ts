@@ -18,6 +18,7 @@ import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
 import { serverCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
+import { registerUi } from './cli/commands/ui';
 import { EXIT } from './cli/run-outcome';
 import { UsageError } from './cli/run-input';
 import { runWorker } from './worker';
@@ -182,6 +183,7 @@ Examples:
     .addHelpText('after', '\nExample:\n  bareagent demo      # = npm run demo')
     .action(() => set(demoCommand()));
   registerCodecServer(program, set);
+  registerUi(program, set);
 
   await program.parseAsync(argv);
   return code;

@@ -20,6 +20,8 @@ export interface ActivityConfig {
   mcp?: McpConnections;
   /** The operator's webhook for runs that wait for a human (BAREAGENT_NOTIFY_WEBHOOK). */
   notifyWebhook?: string | undefined;
+  /** The approvers' page as they reach it (BAREAGENT_UI_URL): webhooks then link to the run's page. */
+  approverPageUrl?: string | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export function createActivities(config: ActivityConfig) {
   return {
     callModel: withRedaction(createCallModel(config.provider), redactor),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
-    notifyHuman: createNotifyHuman(config.notifyWebhook),
+    notifyHuman: createNotifyHuman(config.notifyWebhook, config.approverPageUrl ?? (process.env.BAREAGENT_UI_URL || undefined)),
     ...createToolActivities(redactor, config.mcp),
   };
 }

@@ -25,8 +25,19 @@ export async function readOrigin(client: Client, workflowId: string): Promise<Or
       throw err;
     });
   if (description.type !== WORKFLOW_TYPE) throw new UsageError(`"${workflowId}" is a ${description.type} workflow, not an ${WORKFLOW_TYPE} run.`);
-  const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
-  // Only the first event: a long run's whole history is megabytes.
+  const started = await readStartInput(client, workflowId, description.raw.workflowExecutionInfo?.firstRunId || description.runId);
+  if (!started || typeof started !== 'object') throw new UsageError(`Run "${workflowId}" was started without an input object: nothing to inherit.`);
+  // prompt is the fork's own; resume and forkFrom belong to the origin's own start; parent: a fork is nobody's subagent.
+  const { prompt: _prompt, resume: _resume, forkFrom: _forkFrom, parent: _parent, ...inherited } = started as AgentRunInput;
+  return { workflowId, status: description.status.name, input: inherited };
+}
+
+/**
+ * What a run's first run was started with, read from its WorkflowExecutionStarted event (decoded
+ * with this client's data converter, so encrypted payloads too). Only the first event: a long
+ * run's whole history is megabytes.
+ */
+export async function readStartInput(client: Client, workflowId: string, firstRunId: string): Promise<unknown> {
   const { history } = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId, runId: firstRunId },
@@ -34,10 +45,7 @@ export async function readOrigin(client: Client, workflowId: string): Promise<Or
   });
   const payloads = history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
   const [started] = await decode(client, payloads as Payload[]);
-  if (!started || typeof started !== 'object') throw new UsageError(`Run "${workflowId}" was started without an input object: nothing to inherit.`);
-  // prompt is the fork's own; resume and forkFrom belong to the origin's own start; parent: a fork is nobody's subagent.
-  const { prompt: _prompt, resume: _resume, forkFrom: _forkFrom, parent: _parent, ...inherited } = started as AgentRunInput;
-  return { workflowId, status: description.status.name, input: inherited };
+  return started;
 }
 
 async function decode(client: Client, payloads: Payload[]): Promise<unknown[]> {

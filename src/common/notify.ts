@@ -19,6 +19,8 @@ export interface HumanNeeded {
   requestedAt: string;
   deadline: string;
   commands: { approve: string; approveAlways: string; deny: string; signal: string };
+  /** The run's page in the approvers' page, when the worker's operator set BAREAGENT_UI_URL. */
+  page?: string;
 }
 
 export interface NotifyRequest {

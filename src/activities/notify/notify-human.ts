@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { NotifyRequest, NotifyResult } from '../../common/notify';
+import { publicUrl, runPageUrl } from '../../ui/ui-settings';
 
 /** One attempt's wait for a webhook; a hanging one fails the attempt and the retry policy decides. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -15,12 +16,16 @@ interface Target {
  * by the workflow's policy); another 4xx will not get better and fails for good. Messages name a
  * webhook by its host only: its path often carries a token.
  */
-export function createNotifyHuman(workerWebhook: string | undefined) {
+export function createNotifyHuman(workerWebhook: string | undefined, approverPageUrl?: string) {
+  // Checked when the worker starts: a mistyped BAREAGENT_UI_URL is reported then, naming it.
+  const pageBase = approverPageUrl ? publicUrl(approverPageUrl) : undefined;
   return async function notifyHuman(request: NotifyRequest): Promise<NotifyResult> {
     const targets: Target[] = [];
     if (request.webhook) targets.push({ label: `run webhook (${host(request.webhook)})`, url: request.webhook });
     if (workerWebhook && workerWebhook !== request.webhook) targets.push({ label: `worker webhook (${host(workerWebhook)})`, url: workerWebhook });
-    const body = JSON.stringify(request.payload);
+    // The link carries no secret: the approver's browser signs in with its own cookie.
+    const payload = pageBase ? { ...request.payload, page: runPageUrl(pageBase, request.payload.workflowId) } : request.payload;
+    const body = JSON.stringify(payload);
     const outcomes = await Promise.all(targets.map((target) => post(target, body)));
     const failures = outcomes.filter((o): o is Failed => o !== undefined);
     if (failures.length > 0) {

@@ -1,0 +1,62 @@
+import { toolSummary } from '../common/tool-schemas';
+import { sessionRuleFor } from '../loop/session-rules';
+import { CSRF_FIELD } from './access';
+import { slug } from './conversation';
+import { age, h, type Html } from './page-html';
+import { visible, visibleJson } from './visible-text';
+
+export interface Question {
+  requestId: string;
+  tool: string;
+  input: unknown;
+  deadline?: string;
+  requestedAt?: string;
+  /** A subagent's question: answered in that workflow. */
+  answerIn?: string;
+}
+
+function until(deadline: string, now = Date.now()): string {
+  const ms = Date.parse(deadline) - now;
+  return ms > 0 ? `in ${age(new Date(now - ms).toISOString(), now)}` : 'now';
+}
+
+const csrfField = (csrf: string) => h`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+export const runPath = (workflowId: string) => `/runs/${encodeURIComponent(workflowId)}`;
+
+/**
+ * A question with its answers, one click each: approve, allow for the rest of the run, deny
+ * (with an optional reason). The tool input is shown whole, escaped, its hidden characters written out.
+ */
+export function questionCard(runId: string, question: Question, csrf: string): Html {
+  const rule = sessionRuleFor(question.tool, question.input);
+  const when = [question.requestedAt ? `asked ${age(question.requestedAt)} ago` : '', question.deadline ? `denied unanswered ${until(question.deadline)} (${question.deadline})` : ''].filter(Boolean).join(' · ');
+  return h`<div class="card" id="p-${slug(question.requestId)}">
+<div class="question">Allow <code>${visible(toolSummary(question.tool, question.input, 200))}</code>?</div>
+<pre class="input">${visibleJson(question.input)}</pre>
+<div class="meta">${when}${question.answerIn ? h` · asked by subagent ${question.answerIn}` : ''} · request ${visible(question.requestId)}</div>
+<form method="post" action="${runPath(runId)}/answer" class="answer">${csrfField(csrf)}
+<input type="hidden" name="requestId" value="${question.requestId}">
+<button name="decision" value="allow" class="allow">Approve</button>
+${rule ? h`<button name="decision" value="allow_always" class="always" title="also allow ${visible(rule)} for the rest of the run">Allow ${visible(rule)} for this run</button>` : ''}
+<input name="reason" placeholder="reason (optional)" maxlength="500" aria-label="reason">
+<button name="decision" value="deny" class="deny">Deny</button>
+</form></div>`;
+}
+
+export function messageForm(runId: string, csrf: string): Html {
+  return h`<form method="post" action="${runPath(runId)}/message" class="wide">${csrfField(csrf)}
+<textarea name="text" rows="2" maxlength="20000" placeholder="a follow-up for the agent, taken at its next safe boundary" aria-label="follow-up" required></textarea>
+<button>Send follow-up</button></form>`;
+}
+
+export function cancelForm(runId: string, csrf: string): Html {
+  return h`<form method="post" action="${runPath(runId)}/cancel">${csrfField(csrf)}<button class="deny">Cancel the run</button></form>`;
+}
+
+export function forkForm(runId: string, steps: number[], csrf: string): Html {
+  if (steps.length === 0) return h``;
+  return h`<form method="post" action="${runPath(runId)}/fork" class="wide">${csrfField(csrf)}
+<label>Fork from step <select name="step">${steps.map((s, i) => h`<option value="${s}"${i === steps.length - 1 ? h` selected` : ''}>${s}</option>`)}</select></label>
+<input name="prompt" placeholder="the new run's next message" maxlength="20000" aria-label="fork prompt" required>
+<button>Fork</button></form>`;
+}
