@@ -20,6 +20,7 @@ import { injectNotifications, notificationMessage } from '../loop/notifications'
 import { parseRule } from '../loop/permission-rules';
 import { checkPermission, createPolicy } from '../loop/permissions';
 import { checkPermissionV1 } from '../loop/permissions-v1';
+import { guardSettingsFiles } from '../loop/settings-files';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
@@ -35,6 +36,7 @@ import { ModelTurn } from './model-turn';
 import { readNestedInstructionsAfter } from './project-instructions';
 import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
+import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
 import { takeReply, takeReplyV1 } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -42,6 +44,13 @@ import { stopFailure } from './failures';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
+
+/** The guard of this run: the pattern-list one for runs recorded before commands were parsed; settings files ask unless recorded before. */
+function guardFor(patches: RunPatches): typeof checkPermission {
+  const guard = patches.parsedShellGuard ? checkPermission : checkPermissionV1;
+  if (!patches.guardedSettingsFiles) return guard;
+  return (policy, tool, input) => guardSettingsFiles(policy, tool, input, guard(policy, tool, input));
+}
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -59,7 +68,7 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
-      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state);
+      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state, (input) => this.askAboutSettings(input));
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
       const result = await this.loop();
@@ -211,7 +220,8 @@ class AgentRun {
       sandbox: this.sandbox,
       policy: this.policy,
       // Runs that started under the pattern-list guard keep its decisions on replay.
-      guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
+      guard: guardFor(this.patches),
+      hooksAfterGuard: this.patches.hooksAfterGuard,
       failuresByAction: this.patches.failuresByAction,
       hooks: this.hooks,
     });
@@ -229,6 +239,12 @@ class AgentRun {
 
   private get iteration(): number {
     return this.state.budget.iterations;
+  }
+
+  /** The run-start question about the workspace's own settings: a pending permission request like any other. */
+  private askAboutSettings(input: Record<string, unknown>): Promise<{ allowed: boolean; timedOut: boolean }> {
+    const call = { id: WORKSPACE_SETTINGS_REQUEST, name: WORKSPACE_SETTINGS_TOOL, input };
+    return this.human.answer(call, input, { behavior: 'ask', reason: 'the workspace brings hooks or MCP servers of its own' }, { forRun: false });
   }
 
   /** Follow-ups wait in a queue and start the next turn at a safe boundary: never in the middle of a tool round. */

@@ -16,6 +16,10 @@ export const REPLIES_PER_TURN = 'replies-per-turn';
 export const FAILURES_BY_ACTION = 'failures-by-action';
 /** The patch that counts context tokens from the provider's usage, CJK-aware (issue 13). */
 export const TOKENS_FROM_USAGE = 'tokens-from-usage';
+/** The patch that makes writes and edits of `.bareagent/` and AGENTS.md/CLAUDE.md ask in `default` and `auto`. */
+export const GUARDED_SETTINGS_FILES = 'guarded-settings-files';
+/** The patch that runs PreToolUse hooks only for calls the guard (or a human) let through, never for unknown tools. */
+export const HOOKS_AFTER_GUARD = 'hooks-after-guard';
 /**
  * The patch that holds continue-as-new while children run, since they end with the run (issue 13).
  * The one asked elsewhere: at the hand-over, only while a child runs (see AgentRun.childrenHoldHandOver).
@@ -34,6 +38,10 @@ export interface RunPatches {
   failuresByAction: boolean;
   /** Compaction counts tokens from the provider's usage plus a script-aware estimate. */
   tokensFromUsage: boolean;
+  /** Writes of settings and instruction files ask; runs recorded before let edit_file through. */
+  guardedSettingsFiles: boolean;
+  /** PreToolUse hooks run after the guard; runs recorded before ran them first. */
+  hooksAfterGuard: boolean;
 }
 
 /** Asks the constructor's patches, in their fixed order. */
@@ -43,7 +51,9 @@ export function askRunPatches(): RunPatches {
   const repliesPerTurn = patched(REPLIES_PER_TURN);
   const failuresByAction = patched(FAILURES_BY_ACTION);
   const tokensFromUsage = patched(TOKENS_FROM_USAGE);
-  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
+  const guardedSettingsFiles = patched(GUARDED_SETTINGS_FILES);
+  const hooksAfterGuard = patched(HOOKS_AFTER_GUARD);
+  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage, guardedSettingsFiles, hooksAfterGuard };
 }
 
 /** The patch that lists MCP servers' tools at the start of a new run (issue 15). Asked only there (see listMcpTools). */
@@ -69,3 +79,11 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
+
+/**
+ * The patch that makes a top-level run's workspace settings (hooks, MCP servers) a snapshot read
+ * once at its start, with each file's hash, asked about when the workspace brings its own, and
+ * handed to subagents through their input. Runs recorded before read the files as they went.
+ * Asked only there (see readRunStart).
+ */
+export const SETTINGS_SNAPSHOT = 'workspace-settings-snapshot';

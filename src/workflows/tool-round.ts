@@ -7,7 +7,7 @@ import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
-import { toolResult } from '../loop/tool-results';
+import { hookBlockedResult } from '../loop/tool-results';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
@@ -17,6 +17,7 @@ import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
+import { inheritedSettings } from './workspace-settings';
 
 export interface ToolRoundContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -31,6 +32,8 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** See AgentRun: false only for runs recorded before failures were counted per action. */
   failuresByAction: boolean;
+  /** See RunPatches.hooksAfterGuard. */
+  hooksAfterGuard: boolean;
   hooks: RunHooks;
 }
 
@@ -53,12 +56,22 @@ export class ToolRound {
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
       report.setPhase('running_tool');
       const mcp = findMcpTool(state.mcp, call.name);
-      const blocked = await this.context.hooks.preToolUse(call);
+      // PreToolUse hooks run once the guard let the call through (runs recorded before ran them first, for every call).
+      const after = this.context.hooksAfterGuard;
+      let ran = false;
+      const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
+        const reason = await this.context.hooks.preToolUse(c);
+        ran = reason === undefined;
+        return reason;
+      };
+      const blocked = after ? undefined : await this.context.hooks.preToolUse(call);
+      const hookPoint = after ? { beforeRun } : {};
       const result = blocked !== undefined
-        ? toolResult(call.id, `Blocked by a PreToolUse hook: ${blocked}`, true)
+        ? hookBlockedResult(call.id, blocked)
         : mcp
-        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision) })
+        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision), ...hookPoint })
         : await dispatchToolCall(call, {
+        ...hookPoint,
         workspace: config.workspace,
         toolTaskQueue: config.toolTaskQueue,
         sandbox: this.context.sandbox,
@@ -70,7 +83,7 @@ export class ToolRound {
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
-      if (blocked === undefined) {
+      if (after ? ran : blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
         if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
       }
@@ -122,7 +135,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId };
+    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state) };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

@@ -331,7 +331,7 @@ export const recordings: Recording[] = [
       { text: 'First answer.' },
       { text: 'Checked again.' },
     ],
-    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace }),
+    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace, trustWorkspaceSettings: true }),
   },
   {
     // A provider that reports no usage: estimated, so that the token budget trips.
@@ -370,7 +370,7 @@ export const recordings: Recording[] = [
       '.bareagent/settings.json': JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ command: 'cat >> log.jsonl' }] }] } }),
     },
     scenario: [{ toolCalls: [{ id: 's1', name: 'read_file', arguments: { file_path: 'AGENTS.md' } }] }, { text: 'Started.' }],
-    input: (workspace) => ({ prompt: 'Start', model: 'm', workspace, permissionMode: 'auto' }),
+    input: (workspace) => ({ prompt: 'Start', model: 'm', workspace, permissionMode: 'auto', trustWorkspaceSettings: true }),
   },
   {
     name: 'invalid-input',
