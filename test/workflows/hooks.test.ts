@@ -39,9 +39,13 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
     }),
   });
   const handle = await h.start({ prompt: 'clean up', model: scenario, workspace, stream: false, ...trusted });
+  // The guard asks about `rm -rf` first: a hook runs only for a call the guard or a human let through, and can still block it.
+  await pendingRequest(handle, 'rm');
+  await handle.signal(permissionDecisionSignal, { requestId: 'rm', decision: 'allow' });
   await pendingRequest(handle, 'mk');
-  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) ? true : undefined), 'the PermissionRequest hook');
-  expect(JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8'))).toMatchObject({
+  const asked = () => JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8')) as { request_id: string };
+  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) && asked().request_id === 'mk' ? true : undefined), 'the PermissionRequest hook');
+  expect(asked()).toMatchObject({
     hook_event_name: 'PermissionRequest',
     session_id: handle.workflowId,
     tool_name: 'bash',
@@ -69,9 +73,9 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
     'PostToolUse(bash): cat >> hook-log.jsonl; echo >> hook-log.jsonl',
     'PermissionRequest: cat > asked.json',
   ]);
-  // Each hook is an activity with a summary in the history.
+  // Each hook is an activity with a summary in the history: PermissionRequest for rm and for touch, PreToolUse for rm, PostToolUse for ls and touch.
   const history = await handle.fetchHistory();
-  expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runHook')).toHaveLength(4);
+  expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runHook')).toHaveLength(5);
 });
 
 test('a hook that hangs is timed out, recorded, and the call goes on; a JSON decision blocks too', async () => {
