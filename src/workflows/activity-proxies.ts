@@ -40,9 +40,9 @@ export const localReadTools = proxyLocalActivities<Activities>({
 });
 
 /**
- * What a new run reads from its workspace before its first turn (MCP tools, AGENTS.md, hooks), as
- * local activities side by side when the run's own worker holds the workspace: all three and the
- * first model call in one workflow task, where ordinary activities one after the other took four.
+ * What a new run reads from its workspace before its first turn (workspace settings, AGENTS.md, MCP
+ * tools), as local activities side by side when the run's own worker holds the workspace: the reads
+ * and the first model call in one workflow task, where ordinary activities one after the other took four.
  */
 const localRunStart = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
