@@ -186,6 +186,15 @@ describe('the run-start question about the workspace settings', () => {
     expect(status.mcpServers).toBeUndefined();
   });
 
+  test.each<PermissionMode>(['auto', 'plan'])('asked in %s mode too; denied, nothing of the workspace runs', async (mode) => {
+    const { handle, workspace } = await start({ permissionMode: mode });
+    expect(await pendingRequest(handle, 'workspace-settings')).toMatchObject({ tool: 'workspace_settings' });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'workspace-settings', decision: 'deny' }] });
+    expect(await handle.result()).toMatchObject({ text: 'Done.' });
+    expect(existsSync(path.join(workspace, 'HOOK-RAN.txt'))).toBe(false);
+    expect((await handle.query(statusQuery)).workspaceSettings).toMatchObject({ applied: false, decision: 'denied' });
+  });
+
   test('allowed: the hooks run and the servers are offered; "allow always" adds no rule', async () => {
     const { handle, workspace, scenario } = await start();
     await pendingRequest(handle, 'workspace-settings');
