@@ -23,6 +23,29 @@ const timerMessage = (name) =>
     ? `${SANDBOX}: no process; pass configuration in through the workflow input.`
     : `${SANDBOX}: use sleep() or condition() from @temporalio/workflow instead of ${name}.`;
 
+/** What deterministic code may not import: Node built-ins, Node-side code (types excepted), SDK internals, tests. */
+const SANDBOX_PATTERNS = [
+  {
+    regex: `^(node:.*|(${NODE_BUILTINS.join('|')})(/.*)?)$`,
+    message: `${SANDBOX}: no Node built-ins; do the I/O in an activity.`,
+  },
+  {
+    // Workflows name activities by their types only: the code runs on a worker, never in the sandbox.
+    regex: '(^|/)(activities|worker|cli|connection|server|codec|testing)(/|$)',
+    allowTypeImports: true,
+    message: `${SANDBOX}: only types may come from Node-side code (activities, worker, cli, connection, server, codec, testing).`,
+  },
+  SDK_INTERNALS,
+  TEST_CODE,
+];
+/** Wire types sit below the loop: the loop reads them, never the reverse. */
+const LOOP_FROM_COMMON = { regex: '(^|/)loop(/|$)', message: 'src/common is below src/loop: move what both need into src/common' };
+/** The CLI reads configuration from src/connection; activities are the worker's. */
+const ACTIVITIES_FROM_CLI = {
+  regex: '(^|/)activities(/|$)',
+  message: 'the CLI must not import src/activities (types included): shared configuration lives in src/connection or src/common',
+};
+
 module.exports = defineConfig(
   // Only TypeScript is linted; the two CommonJS config files are not in tsconfig's project.
   { ignores: ['lib/', 'node_modules/', 'coverage/', 'artifacts/', '**/*.js', '**/*.cjs'] },
@@ -54,25 +77,7 @@ module.exports = defineConfig(
   {
     files: ['src/workflows/**/*.ts', 'src/loop/**/*.ts', 'src/common/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(node:.*|(${NODE_BUILTINS.join('|')})(/.*)?)$`,
-              message: `${SANDBOX}: no Node built-ins; do the I/O in an activity.`,
-            },
-            {
-              // Workflows name activities by their types only: the code runs on a worker, never in the sandbox.
-              regex: '(^|/)(activities|worker|cli|connection|server|codec|testing)(/|$)',
-              allowTypeImports: true,
-              message: `${SANDBOX}: only types may come from Node-side code (activities, worker, cli, connection, server, codec, testing).`,
-            },
-            SDK_INTERNALS,
-            TEST_CODE,
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: SANDBOX_PATTERNS }],
       'no-restricted-globals': [
         'error',
         ...TIMERS_AND_PROCESS.map((name) => ({ name, message: timerMessage(name) })),
@@ -87,6 +92,14 @@ module.exports = defineConfig(
         ...TIMERS_AND_PROCESS.map((property) => ({ object: 'globalThis', property, message: timerMessage(property) })),
       ],
     },
+  },
+  {
+    files: ['src/common/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...SANDBOX_PATTERNS, LOOP_FROM_COMMON] }] },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS, TEST_CODE, ACTIVITIES_FROM_CLI] }] },
   },
   {
     // The scripted model server reads request bodies of any shape, as the tests do.

@@ -8,7 +8,8 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../src/activities';
-import type { ModelRequest, ProviderConfig } from '../src/activities/model/model-request';
+import type { ModelRequest } from '../src/common/model-request';
+import type { ProviderConfig } from '../src/connection/provider-config';
 import { describeIssues } from '../src/common/input';
 import type { ToolOutcome, ToolRequest } from '../src/common/tool-outcome';
 import { responseToMessage, type LLMResponse, type Message, type ToolCall, type ToolResultBlock } from '../src/common/messages';

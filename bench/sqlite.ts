@@ -18,7 +18,7 @@ const WAL_PRAGMAS = { ...EMBEDDED_SQLITE_PRAGMAS };
 
 const VARIANTS: Array<{ name: string; server: ServerOptions }> = [
   { name: 'in memory (every other section of the bench)', server: { persistent: false } },
-  { name: 'SQLite file, SQLite\'s own defaults (the embedded server before issue 16)', server: { persistent: true, sqlitePragmas: {} } },
+  { name: 'SQLite file, SQLite\'s own defaults (the embedded server before 75dd86b)', server: { persistent: true, sqlitePragmas: {} } },
   { name: 'SQLite file, `--sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal` (the embedded server now)', server: { persistent: true, sqlitePragmas: WAL_PRAGMAS } },
 ];
 

@@ -12,6 +12,7 @@ import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
 import { registerMessages } from './cli/commands/messages';
+import { registerPatches } from './cli/commands/patches';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
@@ -143,6 +144,7 @@ Examples:
   registerCancel(program, set);
   registerList(program, set);
   registerHistory(program, set);
+  registerPatches(program, set);
   registerMessages(program, set);
   registerSchedule(program, set, runFlags);
   registerFork(program, set);

@@ -1,6 +1,6 @@
 import { connectionOptions } from './connection/connection-options';
 import { NativeConnection } from '@temporalio/worker';
-import { providerConfigFromEnv } from './activities/model/model-request';
+import { providerConfigFromEnv } from './connection/provider-config';
 import { dataConverterFromEnv } from './codec/data-converter';
 import { connectionFromEnv } from './connection/config';
 import { sandboxLogLine } from './activities/sandbox/describe-sandbox';

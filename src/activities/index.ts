@@ -9,7 +9,7 @@ import { createNotifyHuman } from './notify/notify-human';
 import { readNestedInstructions, readProjectInstructions } from './project-instructions';
 import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
-import type { ProviderConfig } from './model/model-request';
+import type { ProviderConfig } from '../connection/provider-config';
 import { createRedactor, type Redactor } from './secrets/redact';
 import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
 import { secretsFromEnv } from './secrets/worker-secrets';

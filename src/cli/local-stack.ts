@@ -3,7 +3,7 @@ import { temporalProfile } from '../connection/temporal-profile';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
-import type { ProviderConfig } from '../activities/model/model-request';
+import type { ProviderConfig } from '../connection/provider-config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { bareagentHome } from '../connection/home';
 import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../connection/config';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidRule } from '../loop/permission-rules';
+import { isValidRule } from './permission-rule-syntax';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop', 'PermissionRequest', 'Notification'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];

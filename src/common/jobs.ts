@@ -1,5 +1,5 @@
 import type { SandboxKind, SandboxRequest } from './sandbox';
-import type { PendingPermission } from './wire';
+import type { PendingPermission } from './pending-permission';
 
 /** A background job (a `backgroundJob` child, or a subagent run in the background) as the parent tracks it. */
 export interface JobInfo {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isValidRule } from '../loop/permission-rules';
+import { isValidRule } from './permission-rule-syntax';
+import type { PendingPermission } from './pending-permission';
 import type { Usage } from './messages';
 import type { SandboxKind } from './sandbox';
 
@@ -23,15 +24,7 @@ export type PermissionDecisionInput = z.infer<typeof PermissionDecisionInput>;
 export const UserMessageInput = z.strictObject({ text: z.string().trim().min(1) });
 export type UserMessageInput = z.infer<typeof UserMessageInput>;
 
-export interface PendingPermission {
-  /** Set when the question belongs to a subagent: answer that workflow, not the parent. */
-  workflowId?: string;
-  requestId: string;
-  tool: string;
-  input: unknown;
-  requestedAt: string;
-  deadline: string;
-}
+export type { PendingPermission } from './pending-permission';
 
 export type RunPhase =
   | 'starting'

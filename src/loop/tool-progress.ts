@@ -1,5 +1,5 @@
 import { observeActionFailure, type FailureLimits } from './action-failures';
-import { createFailureStreak, errorKindOf, observeFailure, type FailureStreakState } from './failure-streak';
+import { errorKindOf, type FailureStreakState } from './failure-streak';
 import { actionFingerprint, evidenceHash } from './fingerprint';
 import { observe, type LoopDetectorState } from './loop-detector';
 
@@ -19,8 +19,6 @@ export interface ToolOutcome {
 }
 
 export interface ProgressOptions {
-  /** False only for runs recorded before failures were counted per action (the per-tool streak). */
-  failuresByAction: boolean;
   limits?: FailureLimits | undefined;
 }
 
@@ -61,7 +59,7 @@ export function observeToolOutcome(state: ProgressState, outcome: ToolOutcome, o
     failureWarned,
     ...(stop ? { stop } : {}),
   });
-  if (options.failuresByAction && kind !== 'UserDenied') {
+  if (kind !== 'UserDenied') {
     const failed = observeActionFailure(failureStreak, { fingerprint, tool: outcome.name, errorKind: kind }, options.limits);
     failureStreak = failed.state;
     if (failed.verdict.kind === 'stop') return result(repeatedFailure(failed.verdict.detail));
@@ -74,15 +72,6 @@ export function observeToolOutcome(state: ProgressState, outcome: ToolOutcome, o
       message: `No progress: ${outcome.name} repeated ${count} times with the same result`,
       detail: `NO_PROGRESS: ${outcome.name} ×${count}`,
     });
-  }
-  if (!options.failuresByAction) {
-    if (kind === null || kind === 'UserDenied') {
-      failureStreak = createFailureStreak();
-    } else {
-      const failed = observeFailure(failureStreak, { tool: outcome.name, errorKind: kind });
-      failureStreak = failed.state;
-      if (failed.verdict.stop) return result(repeatedFailure(failed.verdict.detail));
-    }
   }
   return result();
 }

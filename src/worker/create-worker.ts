@@ -2,7 +2,7 @@ import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/w
 import type { DataConverter } from '@temporalio/common';
 import { createActivities, createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
-import type { ProviderConfig } from '../activities/model/model-request';
+import type { ProviderConfig } from '../connection/provider-config';
 import type { DeploymentVersion } from './make-current';
 import type { Tracing } from './tracing';
 import { pinnedDeploymentOptions } from './worker-versioning';

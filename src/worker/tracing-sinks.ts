@@ -1,6 +1,5 @@
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks } from '@temporalio/worker';
-import type { Tracing } from './tracing';
 
 /* What every worker needs to know about tracing without loading the OpenTelemetry SDK. */
 
@@ -16,7 +15,7 @@ export function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
  * Every bundle carries the workflow span interceptors; with tracing off their spans go nowhere
  * (an unregistered sink would log an error for each).
  */
-export function tracingSinks(tracing: Tracing | undefined): InjectedSinks<OpenTelemetrySinks> {
+export function tracingSinks(tracing: { sinks: InjectedSinks<OpenTelemetrySinks> } | undefined): InjectedSinks<OpenTelemetrySinks> {
   return tracing?.sinks ?? { exporter: { export: { fn: () => undefined } } };
 }
 

@@ -19,14 +19,13 @@ import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
 import { parseRule } from '../loop/permission-rules';
 import { checkPermission, createPolicy } from '../loop/permissions';
-import { checkPermissionV1 } from '../loop/permissions-v1';
 import { guardSettingsFiles } from '../loop/settings-files';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { askRunPatches, CHILDREN_END_WITH_RUN, type RunPatches } from './patches';
+import { askTrustPatches, CHILDREN_END_WITH_RUN, markRetiredPatches, type TrustPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
@@ -37,7 +36,7 @@ import { readNestedInstructionsAfter } from './project-instructions';
 import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
 import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
-import { takeReply, takeReplyV1 } from './reply-step';
+import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
 import { stopFailure } from './failures';
@@ -45,11 +44,10 @@ import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
 
-/** The guard of this run: the pattern-list one for runs recorded before commands were parsed; settings files ask unless recorded before. */
-function guardFor(patches: RunPatches): typeof checkPermission {
-  const guard = patches.parsedShellGuard ? checkPermission : checkPermissionV1;
-  if (!patches.guardedSettingsFiles) return guard;
-  return (policy, tool, input) => guardSettingsFiles(policy, tool, input, guard(policy, tool, input));
+/** The guard of this run: writes of settings files ask, unless it replays a run recorded before they did. */
+function guardFor(trust: TrustPatches): typeof checkPermission {
+  if (!trust.guardedSettingsFiles) return checkPermission;
+  return (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
 }
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
@@ -103,9 +101,9 @@ class AgentRun {
       if (compacted) this.report.record(compacted, compactedFrom);
       const response = await this.model.call();
       if ('kind' in response) return this.stopRun(response, before);
-      if (this.patches.answersPerRequest) response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+      response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      const reply = this.patches.repliesPerTurn ? takeReply(this.state, response) : takeReplyV1(this.state, response);
+      const reply = takeReply(this.state, response);
       const transition =
         reply === 'tool_calls'
           ? await this.tools.run(response.toolCalls, response.toolCallsShown ?? response.streamed)
@@ -163,7 +161,6 @@ class AgentRun {
   private readonly human: HumanChannel;
   private readonly hooks: RunHooks;
   private readonly policy;
-  private readonly patches: RunPatches;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly sandbox: SandboxRequest;
@@ -180,7 +177,8 @@ class AgentRun {
     this.stream = new WorkflowStream(carried?.stream);
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
-    this.patches = askRunPatches();
+    markRetiredPatches();
+    const trust = askTrustPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -206,7 +204,6 @@ class AgentRun {
         this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
         this.policy.allow.push(parseRule(rule));
       },
-      forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tools = new ToolRound({
@@ -219,10 +216,8 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      // Runs that started under the pattern-list guard keep its decisions on replay.
-      guard: guardFor(this.patches),
-      hooksAfterGuard: this.patches.hooksAfterGuard,
-      failuresByAction: this.patches.failuresByAction,
+      guard: guardFor(trust),
+      hooksAfterGuard: trust.hooksAfterGuard,
       hooks: this.hooks,
     });
     this.model = new ModelTurn({
@@ -231,7 +226,6 @@ class AgentRun {
       report: this.report,
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
-      tokensFromUsage: this.patches.tokensFromUsage,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });

@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, makeContinueAsNewFunc, workflowInfo, type ContinueAsNewOptions } from '@temporalio/workflow';
 import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import type { AgentRunConfig, AgentRunInput } from '../common/input';
-import type { agentRun } from './agent-run';
+import type { AgentRunResult } from '../common/wire';
 import type { JobBoard } from './job-board';
 import { CARRIED_STEPS, type RunState } from './run-state';
 
@@ -18,7 +18,7 @@ export async function handOver(stream: WorkflowStream, config: Omit<AgentRunConf
   // The stream's own continueAsNew, spelled out: it takes no continue-as-new options.
   stream.detachPollers();
   await condition(allHandlersFinished);
-  const next: Parameters<typeof agentRun> = [
+  const next: [AgentRunInput] = [
     {
       ...(config as AgentRunInput),
       resume: {
@@ -30,7 +30,8 @@ export async function handOver(stream: WorkflowStream, config: Omit<AgentRunConf
       } satisfies RunState,
     },
   ];
-  await makeContinueAsNewFunc<typeof agentRun>(nextRunOptions())(...next);
+  // The workflow's own signature, spelled out: importing agentRun here would make the two files import each other.
+  await makeContinueAsNewFunc<(input: AgentRunInput) => Promise<AgentRunResult>>(nextRunOptions())(...next);
 }
 
 /**

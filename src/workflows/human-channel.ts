@@ -25,7 +25,6 @@ export interface HumanChannelContext {
   /** An "allow always" answer: `rule` allows for the rest of the run. */
   allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
-  forgetAnswers: boolean;
 }
 
 /**
@@ -36,7 +35,7 @@ export class HumanChannel {
   private readonly gate: PermissionGate;
 
   constructor(private readonly context: HumanChannelContext) {
-    this.gate = new PermissionGate(context.forgetAnswers);
+    this.gate = new PermissionGate();
   }
 
   pending(): PendingPermission[] {

@@ -22,7 +22,6 @@ export interface ModelTurnContext {
   offered: ReadonlySet<string>;
   compaction: CompactionOptions;
   /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
-  tokensFromUsage: boolean;
 }
 
 /** The model's side of an iteration: the history compacted when it grew too long, then the call. */
@@ -58,12 +57,8 @@ export class ModelTurn {
     return { kind: 'compacted', mode: outcome.mode, tokensBefore: outcome.tokensBefore, tokensAfter: outcome.tokensAfter };
   }
 
-  /**
-   * Runs recorded before counted four characters a token; new runs take the provider's count of
-   * what the last call sent and estimate only what came since (src/loop/token-count.ts).
-   */
-  private tokenCounting(): TokenCounting | undefined {
-    if (!this.context.tokensFromUsage) return undefined;
+  /** The provider's count of what the last call sent, and an estimate of only what came since (src/loop/token-count.ts). */
+  private tokenCounting(): TokenCounting {
     const anchor = this.tokenAnchor?.array === this.context.state.messages ? this.tokenAnchor : undefined;
     return { count: (messages) => contextTokens(messages, anchor), estimate: estimateContextTokens };
   }

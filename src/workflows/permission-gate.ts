@@ -22,11 +22,8 @@ export class PermissionGate {
   private readonly answers = new Map<string, PermissionDecisionInput>();
   private readonly decided = new Set<string>();
 
-  /**
-   * `forgetAnswers`: an answer holds for its own request only. Runs recorded before it kept every
-   * answer for the run, so a provider that reused a call id got an earlier "allow" applied unasked.
-   */
-  constructor(private readonly forgetAnswers = true) {
+  /** An answer holds for its own request only, so a provider that reuses a call id is asked again. */
+  constructor() {
     setHandler(permissionDecisionSignal, (raw) => {
       const problem = this.problemWith(raw);
       if (problem) {
@@ -50,7 +47,7 @@ export class PermissionGate {
 
   async ask(request: PendingPermission, timeoutMs: number): Promise<HumanAnswer> {
     // A new question under an id asked before (a provider reusing call ids) starts undecided.
-    if (this.forgetAnswers) this.decided.delete(request.requestId);
+    this.decided.delete(request.requestId);
     this.pending.set(request.requestId, request);
     try {
       const answered = await condition(() => this.answers.has(request.requestId), timeoutMs);
@@ -67,7 +64,7 @@ export class PermissionGate {
       };
     } finally {
       this.pending.delete(request.requestId);
-      if (this.forgetAnswers) this.answers.delete(request.requestId);
+      this.answers.delete(request.requestId);
     }
   }
 

@@ -1,5 +1,5 @@
 import { responseToMessage, type LLMResponse } from '../common/messages';
-import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE, MAX_TRUNCATION_RECOVERIES } from '../loop/reply';
+import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE } from '../loop/reply';
 import type { Transition } from '../loop/transitions';
 import type { RunState } from './run-state';
 
@@ -40,18 +40,5 @@ export function takeReply(state: RunState, response: LLMResponse): ReplyOutcome 
     return { kind: 'output_truncated', recoveries: verdict.recoveries, perTurn: true };
   }
   state.lastText = verdict.text;
-  return 'answer';
-}
-
-/** Runs recorded before replies were per turn: three recoveries a run, and any reply is kept. */
-export function takeReplyV1(state: RunState, response: LLMResponse): ReplyOutcome {
-  state.messages.push(responseToMessage(response));
-  state.lastText = response.text;
-  if (response.toolCalls.length > 0) return 'tool_calls';
-  if (response.finishReason === 'length' && state.truncationRecoveries < MAX_TRUNCATION_RECOVERIES) {
-    state.truncationRecoveries += 1;
-    state.messages.push({ role: 'user', content: TRUNCATION_RECOVERY_PROMPT });
-    return { kind: 'output_truncated', recoveries: state.truncationRecoveries };
-  }
   return 'answer';
 }

@@ -30,9 +30,7 @@ export interface ToolRoundContext {
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
   guard: typeof checkPermission;
-  /** See AgentRun: false only for runs recorded before failures were counted per action. */
-  failuresByAction: boolean;
-  /** See RunPatches.hooksAfterGuard. */
+  /** PreToolUse hooks once the guard let a call through; false only for runs recorded before. */
   hooksAfterGuard: boolean;
   hooks: RunHooks;
 }
@@ -92,7 +90,7 @@ export class ToolRound {
       const seen = observeToolOutcome(
         state,
         { name: call.name, input: call.input, content: result.content, isError: result.is_error, step: state.budget.iterations },
-        { failuresByAction: this.context.failuresByAction, limits: config.repeatedFailure },
+        { limits: config.repeatedFailure },
       );
       state.loopDetector = seen.state.loopDetector;
       state.failureStreak = seen.state.failureStreak;

@@ -10,7 +10,7 @@ import { runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
 
 /**
- * Issue 14: a finished run is readable after every worker stopped (as after `npm run demo`).
+ * A finished run is readable after every worker stopped (as after `npm run demo`).
  * The server still lists the stopped worker's pollers for minutes: the CLI must not trust them.
  */
 let h: Harness;

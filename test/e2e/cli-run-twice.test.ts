@@ -3,7 +3,7 @@ import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';
 
 /**
- * Issue 14: a second `bareagent run` right after the first saw the first one's stopped
+ * A second `bareagent run` right after the first saw the first one's stopped
  * in-process worker still listed among the pollers, started no worker and waited for ever.
  */
 let h: Harness;

@@ -1,7 +1,4 @@
-/**
- * The decisions every guard makes alike, the pattern-list guard kept for replay (permissions-v1)
- * and the parsing guard: modes × tools, unknown tools, rules on the file tools.
- */
+/** The guard's decisions on every tool: modes × tools, unknown tools, rules on the file tools. */
 import type { PermissionMode, PermissionRules } from '../../src/common/input';
 import { createPolicy, KNOWN_TOOL_NAMES, type PermissionBehavior, type PermissionDecision, type PermissionPolicy } from '../../src/loop/permissions';
 

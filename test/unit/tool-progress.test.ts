@@ -14,8 +14,7 @@ function run(outcomes: Outcome[], options: ProgressOptions): { seen: ProgressObs
   return { seen, state };
 }
 
-const byAction: ProgressOptions = { failuresByAction: true };
-const perTool: ProgressOptions = { failuresByAction: false };
+const byAction: ProgressOptions = {};
 const missing = (file: string): Outcome => ['read_file', { file_path: file }, `Error: FileNotFoundError: ${file}`, true];
 const denied: Outcome = ['bash', { command: 'rm -rf x' }, 'User denied.', true];
 const same: Outcome = ['grep', { pattern: 'x' }, 'a.txt:1: x', false];
@@ -40,28 +39,8 @@ test('per action: the same failing call is warned at the third and REPEATED_FAIL
 
 test('per action: the limits from the input apply; a denial touches no failure count', () => {
   const limits = { warnAt: 2, stopAt: 3 };
-  expect(run([missing('a'), missing('a')], { failuresByAction: true, limits }).seen[1]?.failureWarned).toBe(true);
+  expect(run([missing('a'), missing('a')], { limits }).seen[1]?.failureWarned).toBe(true);
   const { seen, state } = run([denied, denied], byAction);
   expect(seen.every((s) => !s.failureWarned && !s.stop)).toBe(true);
   expect(state.failureStreak).toEqual(createFailureStreak());
-});
-
-test('per tool (older runs): the same tool failing three times running stops, never warns; a denial resets the streak', () => {
-  const { seen } = run([missing('a'), missing('b'), missing('c')], perTool);
-  expect(seen.map((s) => s.failureWarned)).toEqual([false, false, false]);
-  expect(seen[2]?.stop).toEqual({
-    reason: 'REPEATED_FAILURE',
-    message: 'Repeated failure: read_file failed 3 times running with FileNotFoundError',
-    detail: 'read_file failed 3 times running with FileNotFoundError',
-  });
-  expect(run([missing('a'), missing('b'), denied, missing('c')], perTool).seen.every((s) => !s.stop)).toBe(true);
-});
-
-test('per tool (older runs): a NO_PROGRESS stop leaves the failure streak as it was', () => {
-  const failing: Outcome = ['bash', { command: 'make' }, 'Error: Timeout', true];
-  const { seen } = run([same, same, same, same, failing, same], perTool);
-  const last = seen.at(-1);
-  expect(last?.stop?.reason).toBe('NO_PROGRESS');
-  expect(last?.state.failureStreak).toEqual(seen.at(-2)?.state.failureStreak);
-  expect(last?.state.failureStreak).toEqual({ seen: 1, streaks: { bash: { kind: 'Timeout', count: 1, lastSeen: 1 } } });
 });

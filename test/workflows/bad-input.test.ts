@@ -1,5 +1,5 @@
 /**
- * Bad input, tried on purpose (issue 9, item 2): workflow input through the client and through
+ * Bad input, tried on purpose: workflow input through the client and through
  * the `temporal` binary, malformed signal and update payloads, model output and tool input that
  * tool-results.test.ts and limits-and-provider.test.ts do not already cover. The worker runs in
  * its own process so that its log lines (e.g. "signal ignored") can be checked.

@@ -1,5 +1,5 @@
 /**
- * Secrets and confinement (issue 9, item 3): the provider key never enters a run's history, the
+ * Secrets and confinement: the provider key never enters a run's history, the
  * bash tool does not inherit the worker's secrets, and no file tool reaches outside the workspace.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

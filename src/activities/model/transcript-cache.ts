@@ -1,7 +1,7 @@
 import { messagesQuery } from '../../common/contract';
 import { Context } from '@temporalio/activity';
 import type { Message } from '../../common/messages';
-import type { ModelRequest } from './model-request';
+import type { ModelRequest } from '../../common/model-request';
 
 const MAX_CONVERSATIONS = 256;
 

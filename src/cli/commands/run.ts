@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { providerConfigFromEnv } from '../../activities/model/model-request';
+import { providerConfigFromEnv } from '../../connection/provider-config';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import type { AgentRunInput } from '../../common/input';
 import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';

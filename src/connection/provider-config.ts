@@ -1,6 +1,7 @@
-/** Where the worker's provider settings come from; the request itself is a wire type (src/common/model-request.ts). */
-export type { ModelRequest, TranscriptRef } from '../../common/model-request';
-
+/**
+ * Where the worker's provider settings come from. Both the CLI (which starts a worker of its own)
+ * and the activities read them, so they live here rather than in either.
+ */
 export interface ProviderConfig {
   baseURL?: string;
   apiKey?: string;

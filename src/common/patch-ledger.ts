@@ -1,0 +1,124 @@
+/**
+ * Every `patched()` id the agent run has asked, with what it keeps and where it stands. A patch
+ * goes `active` (the old branch still runs for histories without its marker) → `deprecated`
+ * (`deprecatePatch()`: the old branch is gone, the marker is still written so older workers can
+ * replay new runs) → `removed` (the call is gone too). A branch may go only once no open run
+ * started before its patch: `bareagent patches` lists those runs. `src/workflows/patches.ts`
+ * holds the calls; `test/unit/patch-ledger.test.ts` keeps the two in step.
+ */
+export type PatchState = 'active' | 'deprecated' | 'removed';
+
+export interface PatchEntry {
+  id: string;
+  /** The day (UTC) it landed on main; runs started before it may lack its marker. */
+  shipped: string;
+  /** The package version that first carried it. */
+  version: string;
+  /** What runs without its marker did, which the old branch reproduced on replay. */
+  keeps: string;
+  state: PatchState;
+  /** When it left `active`, and why that was safe. */
+  retired?: { on: string; why: string };
+}
+
+const FIRST_RETIREMENT = {
+  on: '2026-12-01',
+  why: 'Only the replay fixtures of development predate it; they replay on the current branch, re-recorded where they did not.',
+};
+
+export const PATCH_LEDGER: readonly PatchEntry[] = [
+  {
+    id: 'parsed-shell-guard',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'the guard that matched bash commands against pattern lists instead of parsing them',
+    state: 'deprecated',
+    retired: FIRST_RETIREMENT,
+  },
+  {
+    id: 'answers-per-request',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'permission answers kept for the whole run, and tool-call ids taken as the provider sent them',
+    state: 'deprecated',
+    retired: FIRST_RETIREMENT,
+  },
+  {
+    id: 'replies-per-turn',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'three truncation recoveries a run, and an empty reply taken as the answer',
+    state: 'deprecated',
+    retired: FIRST_RETIREMENT,
+  },
+  {
+    id: 'failures-by-action',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'repeated failures counted per tool, stopping at three with no warning',
+    state: 'deprecated',
+    retired: FIRST_RETIREMENT,
+  },
+  {
+    id: 'tokens-from-usage',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'context tokens estimated at four characters a token',
+    state: 'deprecated',
+    retired: FIRST_RETIREMENT,
+  },
+  {
+    id: 'children-end-with-run',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'continue-as-new while children run (they end with the run that started them)',
+    state: 'active',
+  },
+  { id: 'mcp-tools', shipped: '2026-11-30', version: '0.1.0', keeps: 'no MCP tool listing at run start', state: 'active' },
+  { id: 'project-instructions', shipped: '2026-11-30', version: '0.1.0', keeps: 'no AGENTS.md read at run start', state: 'active' },
+  { id: 'notify-human', shipped: '2026-11-30', version: '0.1.0', keeps: 'no webhook when a permission request opens', state: 'active' },
+  { id: 'hooks', shipped: '2026-11-30', version: '0.1.0', keeps: 'no hooks read at run start', state: 'active' },
+  { id: 'usage-estimates', shipped: '2026-11-30', version: '0.1.0', keeps: 'no usage estimate where the provider reported none', state: 'active' },
+  {
+    id: 'nested-instructions',
+    shipped: '2026-11-30',
+    version: '0.1.0',
+    keeps: 'no AGENTS.md read from the directories a tool round touches',
+    state: 'active',
+  },
+  {
+    id: 'local-read-tools',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'read_file, glob and grep as ordinary activities',
+    state: 'active',
+  },
+  {
+    id: 'run-start-together',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'the run-start reads one after the other, as ordinary activities',
+    state: 'active',
+  },
+  {
+    id: 'guarded-settings-files',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'edit_file of .bareagent/ and AGENTS.md files without asking, write_file asking in default only',
+    state: 'active',
+  },
+  {
+    id: 'hooks-after-guard',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'PreToolUse hooks run before the guard, for every call, unknown tools included',
+    state: 'active',
+  },
+  {
+    id: 'workspace-settings-snapshot',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'hooks read by every run at its start (subagents included) and workspace MCP servers listed without a question',
+    state: 'active',
+  },
+];
