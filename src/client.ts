@@ -40,6 +40,7 @@ function runFlags(command: Command): Command {
     .option('--approval-timeout <duration>', 'deny a question nobody answers within this time (default 15m)')
     .option('--no-stream', 'call the model without streaming')
     .option('--no-project-instructions', "leave the workspace's AGENTS.md (or CLAUDE.md) out of the system prompt")
+    .option('--trust-workspace', "apply the workspace's own hooks and MCP servers (.bareagent/) without asking at the run's start")
     .option('--network <choice>', 'what commands may reach: none (default), full, or a host allow-list "registry.npmjs.org,*.github.com"')
     .option('--read-path <dir>', 'a directory outside the workspace that commands may read, e.g. a package cache (repeatable)', collect)
     .option('--notify <url>', 'POST to this webhook when the run waits for a human (also: BAREAGENT_NOTIFY_WEBHOOK on the worker)')

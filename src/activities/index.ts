@@ -4,6 +4,7 @@ import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
 import { createReadHooks } from './hooks/read-hooks';
 import { runHook } from './hooks/run-hook';
+import { createReadWorkspaceSettings } from './settings/read-workspace-settings';
 import { createNotifyHuman } from './notify/notify-human';
 import { readNestedInstructions, readProjectInstructions } from './project-instructions';
 import { loadForkOrigin } from './load-fork';
@@ -52,6 +53,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
+    readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
 }

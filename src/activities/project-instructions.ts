@@ -1,21 +1,23 @@
-import { readFileSync } from 'node:fs';
 import { INSTRUCTION_FILES, MAX_PROJECT_INSTRUCTIONS_CHARS, type ProjectInstructions } from '../common/project-instructions';
-import { resolveInWorkspace, workspaceRoot } from './tools/workspace';
+import { readWorkspaceFile } from './tools/read-workspace-file';
+import { workspaceRoot } from './tools/workspace';
 
 type Found = { file: string; content: string } | { file: string; error: string } | undefined;
 
 /**
- * A directory's AGENTS.md, or CLAUDE.md when there is none. A symlink that leads out of the
- * workspace is refused like for read_file: a repository must not get a file of the worker's (a
- * key, say) sent to the model as "instructions".
+ * A directory's AGENTS.md, or CLAUDE.md when there is none, through the file tools' safe open: a
+ * symlink out of the workspace (also one swapped in while it is read) is refused, so a repository
+ * cannot get a file of the worker's (a key, say) sent to the model as "instructions"; a FIFO is
+ * refused at once instead of holding the worker.
  */
-function readInstructionFile(root: string, dir: string): Found {
+async function readInstructionFile(root: string, dir: string): Promise<Found> {
   for (const name of INSTRUCTION_FILES) {
     const file = dir ? `${dir}/${name}` : name;
     try {
-      return { file, content: readFileSync(resolveInWorkspace(root, file), 'utf8') };
+      const content = await readWorkspaceFile(root, file);
+      if (content === undefined) continue;
+      return { file, content: content.toString('utf8') };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
       return { file, error: `${file}: ${(err as Error).message}` };
     }
   }
@@ -29,7 +31,7 @@ function capped(content: string, maxChars: number): { text: string; truncated: b
 
 /** At run start: the workspace root's instructions, capped. */
 export async function readProjectInstructions(request: { workspace?: string }): Promise<ProjectInstructions> {
-  const found = readInstructionFile(workspaceRoot(request.workspace), '');
+  const found = await readInstructionFile(workspaceRoot(request.workspace), '');
   if (!found) return { files: [], text: '' };
   if ('error' in found) return { files: [], text: '', error: found.error };
   const { text, truncated } = capped(found.content, MAX_PROJECT_INSTRUCTIONS_CHARS);
@@ -49,7 +51,7 @@ export async function readNestedInstructions(request: { workspace?: string; dirs
   let left = request.maxChars;
   let truncated = false;
   for (const dir of request.dirs) {
-    const found = readInstructionFile(root, dir);
+    const found = await readInstructionFile(root, dir);
     if (!found) continue;
     if ('error' in found) {
       errors.push(found.error);

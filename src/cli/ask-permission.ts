@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import { toolSummary } from '../common/tool-schemas';
 import { sessionRuleFor } from '../loop/session-rules';
+import { settingsQuestionLines } from './settings-question';
 import type { PermissionDecisionInput, PermissionDecisionResult } from '../common/wire';
 
 /** Still waiting? A follower that starts late must not ask about requests decided long ago. */
@@ -33,7 +34,9 @@ export async function askInline(client: Client, workflowId: string, request: { r
   const summary = toolSummary(request.tool, request.input, 200).slice(request.tool.length + 1);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const rule = sessionRuleFor(request.tool, request.input);
+    const settings = settingsQuestionLines(request.tool, request.input);
+    if (settings.length > 0) console.log(pc.magenta(settings.join('\n')));
+    const rule = settings.length > 0 ? undefined : sessionRuleFor(request.tool, request.input);
     const always = rule ? pc.dim(` (a: allow ${rule} for the rest of this run)`) : '';
     const answer = await rl.question(pc.magenta(`Allow ${request.tool}(${summary})? [y/N${rule ? '/a' : ''}]`) + always + ' ');
     const typed = parseAnswer(answer);

@@ -14,6 +14,7 @@ export interface RunFlags {
   network?: string;
   readPath?: string[];
   projectInstructions?: boolean;
+  trustWorkspace?: boolean;
   notify?: string;
   maxTokens?: string;
   maxCost?: string;
@@ -52,6 +53,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
+    ...(flags.trustWorkspace ? { trustWorkspaceSettings: true } : {}),
     ...(Object.keys(budgetsFromFlags(flags)).length ? { budgets: budgetsFromFlags(flags) } : {}),
     ...(flags.notify ? { notify: { webhook: flags.notify } } : {}),
     ...(flags.network || flags.readPath?.length

@@ -3,6 +3,7 @@ import { isValidRule } from './permission-rule-syntax';
 import { McpServers } from './mcp';
 import { NotifyInput } from './notify';
 import { SandboxInput } from './sandbox';
+import { InheritedSettings } from './workspace-settings';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
 export const DurationString = z.union([
@@ -123,6 +124,10 @@ export const AgentRunInput = z.strictObject({
   modelSettings: ModelSettings.optional(),
   /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
   projectInstructions: z.boolean().default(true),
+  /** The starter vouches for the workspace's own hooks and MCP servers: applied without the run-start question. */
+  trustWorkspaceSettings: z.boolean().default(false),
+  /** Set by a parent run for its subagents: the settings snapshot of the top-level run's start. */
+  workspaceSettings: InheritedSettings.optional(),
 
   /** Start from another run's conversation (fork and resume): nothing of it runs again. */
   forkFrom: ForkFrom.optional(),

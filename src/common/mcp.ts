@@ -50,6 +50,8 @@ export interface McpServerListing {
   name: string;
   /** `input` servers travel in the call's arguments; `workspace` ones are read again from the file, so their env stays out of the history. */
   source: 'input' | 'workspace';
+  /** A `workspace` server's file as the run's start read it: each call checks the file still has this hash. */
+  sha256?: string;
   tools: McpTool[];
   /** Set when the server could not be started or listed: its tools are missing from this run. */
   error?: string;
@@ -62,6 +64,8 @@ export interface McpCatalog {
 export interface McpListRequest {
   workspace?: string;
   servers: McpServers;
+  /** The hash of `.bareagent/mcp.json` the run applies; null: the run leaves the workspace's servers out. */
+  workspaceSha256?: string | null;
   sandbox: import('./sandbox').SandboxRequest;
 }
 
@@ -71,6 +75,8 @@ export interface McpCallRequest {
   source: 'input' | 'workspace';
   /** The server's configuration when it came with the input. */
   config?: McpServerConfig;
+  /** A workspace server's file hash recorded at run start; the call is refused when the file no longer has it. */
+  sha256?: string;
   tool: string;
   arguments: Record<string, unknown>;
   sandbox: import('./sandbox').SandboxRequest;

@@ -100,4 +100,25 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'the run-start reads one after the other, as ordinary activities',
     state: 'active',
   },
+  {
+    id: 'guarded-settings-files',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'edit_file of .bareagent/ and AGENTS.md files without asking, write_file asking in default only',
+    state: 'active',
+  },
+  {
+    id: 'hooks-after-guard',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'PreToolUse hooks run before the guard, for every call, unknown tools included',
+    state: 'active',
+  },
+  {
+    id: 'workspace-settings-snapshot',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'hooks read by every run at its start (subagents included) and workspace MCP servers listed without a question',
+    state: 'active',
+  },
 ];

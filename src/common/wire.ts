@@ -58,6 +58,11 @@ export interface RunStatus {
   forkedFrom?: import('./fork').ForkOrigin;
   /** The hooks read at the run's start (`Event(matcher): command`) and settings files that could not be used. */
   hooks?: { commands: string[]; errors?: string[] };
+  /**
+   * The workspace's own settings files (`.bareagent/settings.json`, `.bareagent/mcp.json`) as the
+   * top-level run's start read them, with their sha256, and whether their hooks and servers apply.
+   */
+  workspaceSettings?: import('./workspace-settings').WorkspaceSettingsStatus;
   /** Some of `usage` is estimated: the provider reported none for some calls. */
   usageEstimated?: true;
   /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */

@@ -25,3 +25,6 @@ export const unknownToolResult = (toolUseId: string, name: string): ToolResultBl
 /** The seed's form for a handler that threw: `Error: <ExceptionType>: <message>`. */
 export const handlerErrorResult = (toolUseId: string, errorType: string, message: string): ToolResultBlock =>
   toolResult(toolUseId, `Error: ${errorType}: ${message}`, true);
+
+/** A call a PreToolUse hook blocked: it did not run. */
+export const hookBlockedResult = (toolUseId: string, reason: string): ToolResultBlock => toolResult(toolUseId, `Blocked by a PreToolUse hook: ${reason}`, true);

@@ -40,16 +40,16 @@ export const localReadTools = proxyLocalActivities<Activities>({
 });
 
 /**
- * What a new run reads from its workspace before its first turn (MCP tools, AGENTS.md, hooks), as
- * local activities side by side when the run's own worker holds the workspace: all three and the
- * first model call in one workflow task, where ordinary activities one after the other took four.
+ * What a new run reads from its workspace before its first turn (workspace settings, AGENTS.md, MCP
+ * tools), as local activities side by side when the run's own worker holds the workspace: the reads
+ * and the first model call in one workflow task, where ordinary activities one after the other took four.
  */
 const localRunStart = proxyLocalActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
-type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks';
+type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks' | 'readWorkspaceSettings';
 type Read<K extends RunStartRead> = { executeWithOptions(options: object, args: Parameters<Activities[K]>): Promise<Awaited<ReturnType<Activities[K]>>> };
 
 /**

@@ -18,13 +18,14 @@ import { budgetStop } from '../loop/budget-stop';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { injectNotifications, notificationMessage } from '../loop/notifications';
 import { parseRule } from '../loop/permission-rules';
-import { createPolicy } from '../loop/permissions';
+import { checkPermission, createPolicy } from '../loop/permissions';
+import { guardSettingsFiles } from '../loop/settings-files';
 import { uniqueToolCallIds } from '../loop/tool-call-ids';
 import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { CHILDREN_END_WITH_RUN, markRetiredPatches } from './patches';
+import { askTrustPatches, CHILDREN_END_WITH_RUN, markRetiredPatches, type TrustPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
@@ -34,6 +35,7 @@ import { ModelTurn } from './model-turn';
 import { readNestedInstructionsAfter } from './project-instructions';
 import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
+import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
 import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -41,6 +43,12 @@ import { stopFailure } from './failures';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
+
+/** The guard of this run: writes of settings files ask, unless it replays a run recorded before they did. */
+function guardFor(trust: TrustPatches): typeof checkPermission {
+  if (!trust.guardedSettingsFiles) return checkPermission;
+  return (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
+}
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -58,7 +66,7 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
-      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state);
+      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state, (input) => this.askAboutSettings(input));
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
       const result = await this.loop();
@@ -170,6 +178,7 @@ class AgentRun {
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
     markRetiredPatches();
+    const trust = askTrustPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -207,6 +216,8 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
+      guard: guardFor(trust),
+      hooksAfterGuard: trust.hooksAfterGuard,
       hooks: this.hooks,
     });
     this.model = new ModelTurn({
@@ -222,6 +233,12 @@ class AgentRun {
 
   private get iteration(): number {
     return this.state.budget.iterations;
+  }
+
+  /** The run-start question about the workspace's own settings: a pending permission request like any other. */
+  private askAboutSettings(input: Record<string, unknown>): Promise<{ allowed: boolean; timedOut: boolean }> {
+    const call = { id: WORKSPACE_SETTINGS_REQUEST, name: WORKSPACE_SETTINGS_TOOL, input };
+    return this.human.answer(call, input, { behavior: 'ask', reason: 'the workspace brings hooks or MCP servers of its own' }, { forRun: false });
   }
 
   /** Follow-ups wait in a queue and start the next turn at a safe boundary: never in the middle of a tool round. */

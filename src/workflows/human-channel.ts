@@ -9,7 +9,7 @@ import type { PermissionDecision } from '../loop/permissions';
 import type { Transition } from '../loop/transitions';
 import { childPermissionSignal } from '../common/contract';
 import { notifyHuman } from './notify-human';
-import { PermissionGate } from './permission-gate';
+import { PermissionGate, type HumanAnswer } from './permission-gate';
 import type { RunAttributes } from './search-attribute-keys';
 
 export interface HumanChannelContext {
@@ -43,10 +43,18 @@ export class HumanChannel {
   }
 
   async ask(call: ToolCall, input: unknown, decision: PermissionDecision): Promise<boolean> {
+    return (await this.answer(call, input, decision)).allowed;
+  }
+
+  /**
+   * The question, and whether it timed out. `forRun: false`: an "allow always" answer allows this
+   * request only (the run-start question about workspace settings has no calls to come).
+   */
+  async answer(call: ToolCall, input: unknown, decision: PermissionDecision, options: { forRun?: boolean } = {}): Promise<{ allowed: boolean; timedOut: boolean }> {
     const { config, publish, attributes } = this.context;
     if (!config.askHuman) {
       this.context.record({ kind: 'approval_unavailable', call, why: decision.reason });
-      return false;
+      return { allowed: false, timedOut: false };
     }
     const timeoutMs = durationToMs(config.approvalTimeout);
     const now = Date.now();
@@ -63,7 +71,9 @@ export class HumanChannel {
     await this.mirrorToParent(request, true);
     const answered = notifyHuman(config, this.context.workflowId, request, (error) => this.context.record({ kind: 'notification_failed', requestId: request.requestId, error }));
     this.context.waiting(request);
-    const answer = await this.gate.ask(request, timeoutMs);
+    const asked = await this.gate.ask(request, timeoutMs);
+    const { rule: _rule, ...withoutRule } = asked;
+    const answer: HumanAnswer = options.forRun === false ? withoutRule : asked;
     answered();
     await this.mirrorToParent(request, false);
     attributes.set({ status: 'running', waitingForHuman: false });
@@ -81,7 +91,7 @@ export class HumanChannel {
     }
     if (answer.timedOut) this.context.record({ kind: 'approval_timed_out', call, input, why: decision.reason });
     this.context.setPhase('running_tool');
-    return answer.allowed;
+    return { allowed: answer.allowed, timedOut: answer.timedOut };
   }
 
   /** A subagent's question also shows on its parent's stream, where a person follows the run. */

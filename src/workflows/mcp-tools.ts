@@ -6,7 +6,7 @@ import type { SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
-import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
+import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult } from '../loop/tool-results';
 import { mcpListing, mcpOnce, mcpRepeatable, readAtRunStart } from './activity-proxies';
 import { MCP_TOOLS } from './patches';
 import { attempt } from './failures';
@@ -16,10 +16,16 @@ import { attempt } from './failures';
  * recorded, so a replay starts no server. Behind a patch, since it adds an activity to every new
  * run (the workspace may name servers in `.bareagent/mcp.json` even when the input names none).
  */
-export async function listMcpTools(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, local = false): Promise<McpCatalog | undefined> {
+export async function listMcpTools(
+  config: Omit<AgentRunConfig, 'resume'>,
+  sandbox: SandboxRequest,
+  local = false,
+  /** The hash of the workspace's mcp.json the run applies, null for none; absent in runs recorded before settings were a snapshot. */
+  workspaceSha256?: string | null,
+): Promise<McpCatalog | undefined> {
   if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
   const catalog = await readAtRunStart('listMcpTools', { local, remote: mcpListing, toolTaskQueue: config.toolTaskQueue }, 'MCP servers: list tools', [
-    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox },
+    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}) },
   ]);
   return catalog.servers.length > 0 ? catalog : undefined;
 }
@@ -44,6 +50,8 @@ export interface McpCallContext {
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
+  /** See DispatchContext.beforeRun. */
+  beforeRun?(call: ToolCall): Promise<string | undefined>;
 }
 
 /** One MCP tool call: guard, human if asked, then the call on the tool worker; every outcome is a tool result. */
@@ -57,6 +65,8 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   const decision = checkMcpPermission(context.policy, tool, input);
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
+  const blocked = await context.beforeRun?.(call);
+  if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const { config } = context;
   const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
   const ran = await attempt<ToolOutcome>(() =>
@@ -68,6 +78,7 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
           server: server.name,
           source: server.source,
           ...(server.source === 'input' && config.mcpServers?.[server.name] ? { config: config.mcpServers[server.name] } : {}),
+          ...(server.sha256 ? { sha256: server.sha256 } : {}),
           tool: tool.tool,
           arguments: input as Record<string, unknown>,
           sandbox: context.sandbox,

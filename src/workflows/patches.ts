@@ -1,4 +1,4 @@
-import { deprecatePatch } from '@temporalio/workflow';
+import { deprecatePatch, patched } from '@temporalio/workflow';
 
 /**
  * The `patched()` ids of the agent run; `src/common/patch-ledger.ts` says when each shipped, what its
@@ -45,3 +45,30 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can. Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
+
+/**
+ * The patch that makes a top-level run's workspace settings (hooks, MCP servers) a snapshot read
+ * once at its start, with each file's hash, asked about when the workspace brings its own, and
+ * handed to subagents through their input. Asked only there (see readRunStart).
+ */
+export const SETTINGS_SNAPSHOT = 'workspace-settings-snapshot';
+
+/** The patch that makes writes and edits of `.bareagent/` and AGENTS.md/CLAUDE.md ask in `default` and `auto`. */
+export const GUARDED_SETTINGS_FILES = 'guarded-settings-files';
+/** The patch that runs PreToolUse hooks only for calls the guard (or a human) let through, never for unknown tools. */
+export const HOOKS_AFTER_GUARD = 'hooks-after-guard';
+
+/** What a run does about what the agent can write; false only where it replays a history recorded before. */
+export interface TrustPatches {
+  /** Writes of settings and instruction files ask; runs recorded before let edit_file through. */
+  guardedSettingsFiles: boolean;
+  /** PreToolUse hooks run after the guard; runs recorded before ran them first, for every call. */
+  hooksAfterGuard: boolean;
+}
+
+/** Asked once, in the AgentRun constructor right after the retired markers, in this order. */
+export function askTrustPatches(): TrustPatches {
+  const guardedSettingsFiles = patched(GUARDED_SETTINGS_FILES);
+  const hooksAfterGuard = patched(HOOKS_AFTER_GUARD);
+  return { guardedSettingsFiles, hooksAfterGuard };
+}

@@ -49,6 +49,7 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     sandbox: tools.sandboxStatus(),
     ...(state.instructions ? { projectInstructions: { files: state.instructions.files, ...(state.instructions.truncated ? { truncated: true } : {}), ...(state.instructions.error ? { error: state.instructions.error } : {}) } } : {}),
     ...(state.hooks ? { hooks: { commands: state.hooks.hooks.map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ''}: ${h.command}`), ...(state.hooks.errors ? { errors: state.hooks.errors } : {}) } } : {}),
+    ...(state.workspaceSettings ? { workspaceSettings: state.workspaceSettings } : {}),
     ...(state.usageEstimated ? { usageEstimated: true as const } : {}),
     ...(state.sessionRules?.length ? { sessionRules: state.sessionRules } : {}),
     ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),

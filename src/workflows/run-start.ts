@@ -2,17 +2,20 @@ import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { SandboxRequest } from '../common/sandbox';
 import { listMcpTools } from './mcp-tools';
-import { RUN_START_TOGETHER } from './patches';
+import { RUN_START_TOGETHER, SETTINGS_SNAPSHOT } from './patches';
 import { readInstructions } from './project-instructions';
 import { readHooks } from './run-hooks';
 import type { RunState } from './run-state';
+import { applyWorkspaceSettings, type AskAboutSettings } from './workspace-settings';
 
 /**
- * What a new run reads from its workspace before its first turn: the MCP servers' tools, AGENTS.md
- * and the hooks. Side by side, and as local activities when the run's own worker holds the
- * workspace (no `toolTaskQueue`); runs recorded before read them one after the other.
+ * What a new run reads from its workspace before its first turn: the workspace settings (hooks and
+ * MCP servers, a snapshot the human may be asked about, see workspace-settings.ts) and AGENTS.md,
+ * side by side, as local activities when the run's own worker holds the workspace (no
+ * `toolTaskQueue`). Runs recorded before the snapshot read MCP tools and hooks as they went; runs
+ * recorded before that, one after the other.
  */
-export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState): Promise<void> {
+export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState, ask: AskAboutSettings): Promise<void> {
   if (!patched(RUN_START_TOGETHER)) {
     state.mcp = await listMcpTools(config, sandbox);
     state.instructions = await readInstructions(config);
@@ -20,5 +23,10 @@ export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandb
     return;
   }
   const local = !config.toolTaskQueue;
+  if (patched(SETTINGS_SNAPSHOT)) {
+    const [, instructions] = await Promise.all([applyWorkspaceSettings(config, sandbox, state, local, ask), readInstructions(config, local)]);
+    state.instructions = instructions;
+    return;
+  }
   [state.mcp, state.instructions, state.hooks] = await Promise.all([listMcpTools(config, sandbox, local), readInstructions(config, local), readHooks(config, local)]);
 }

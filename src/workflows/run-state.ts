@@ -6,6 +6,7 @@ import type { McpCatalog } from '../common/mcp';
 import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
 import type { ForkOrigin } from '../common/fork';
+import type { WorkspaceSettingsStatus } from '../common/workspace-settings';
 import type { StepRecord } from '../common/wire';
 import { BudgetState, createBudgetState } from '../loop/budget';
 import { createFailureStreak, FailureStreakState } from '../loop/failure-streak';
@@ -58,6 +59,11 @@ export const RunState = z.object({
   instructionDirs: z.array(z.string()).optional(),
   /** The hooks read at the start of the conversation; carried like `mcp`. */
   hooks: HooksShape.transform((hooks) => hooks as unknown as HooksConfig).optional(),
+  /** The workspace settings snapshot of the conversation's start: files and hashes, and whether they apply. */
+  workspaceSettings: z
+    .looseObject({ files: z.array(z.looseObject({ path: z.string(), sha256: z.string() })), applied: z.boolean(), decision: z.string() })
+    .transform((settings) => settings as unknown as WorkspaceSettingsStatus)
+    .optional(),
   /** A Stop hook refused an answer already: it may do so once per conversation. */
   stopRefused: z.boolean().optional(),
   /** Some model call's usage was estimated (the provider reported none): `status` says so. */

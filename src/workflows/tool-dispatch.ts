@@ -5,7 +5,7 @@ import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
 import type { PermissionDecision } from '../loop/permissions';
-import { deniedResult, handlerErrorResult, toolResult, unknownToolResult } from '../loop/tool-results';
+import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult, unknownToolResult } from '../loop/tool-results';
 import { AT_MOST_ONCE_TOOLS, localReadTools, onceTools, READ_ONLY_TOOLS, repeatableTools } from './activity-proxies';
 import { attempt } from './failures';
 import { LOCAL_READ_TOOLS } from './patches';
@@ -25,6 +25,8 @@ export interface DispatchContext {
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
+  /** Once the guard (or a human) let the call through: the PreToolUse hooks, whose reason, if any, blocks it. */
+  beforeRun?(call: ToolCall): Promise<string | undefined>;
 }
 
 /**
@@ -43,6 +45,8 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (decision.behavior === 'ask' && !(await context.askHuman(call, parsed.data, decision))) {
     return deniedResult(call.id);
   }
+  const blocked = await context.beforeRun?.(call);
+  if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const name = call.name;
   const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context)));
   if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);

@@ -5,9 +5,9 @@ import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
-import { checkPermission, type PermissionDecision, type PermissionPolicy } from '../loop/permissions';
+import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
-import { toolResult } from '../loop/tool-results';
+import { hookBlockedResult } from '../loop/tool-results';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
@@ -17,6 +17,7 @@ import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
+import { inheritedSettings } from './workspace-settings';
 
 export interface ToolRoundContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -28,6 +29,9 @@ export interface ToolRoundContext {
   offered: ReadonlySet<string>;
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
+  guard: typeof checkPermission;
+  /** PreToolUse hooks once the guard let a call through; false only for runs recorded before. */
+  hooksAfterGuard: boolean;
   hooks: RunHooks;
 }
 
@@ -50,12 +54,22 @@ export class ToolRound {
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
       report.setPhase('running_tool');
       const mcp = findMcpTool(state.mcp, call.name);
-      const blocked = await this.context.hooks.preToolUse(call);
+      // PreToolUse hooks run once the guard let the call through (runs recorded before ran them first, for every call).
+      const after = this.context.hooksAfterGuard;
+      let ran = false;
+      const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
+        const reason = await this.context.hooks.preToolUse(c);
+        ran = reason === undefined;
+        return reason;
+      };
+      const blocked = after ? undefined : await this.context.hooks.preToolUse(call);
+      const hookPoint = after ? { beforeRun } : {};
       const result = blocked !== undefined
-        ? toolResult(call.id, `Blocked by a PreToolUse hook: ${blocked}`, true)
+        ? hookBlockedResult(call.id, blocked)
         : mcp
-        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision) })
+        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision), ...hookPoint })
         : await dispatchToolCall(call, {
+        ...hookPoint,
         workspace: config.workspace,
         toolTaskQueue: config.toolTaskQueue,
         sandbox: this.context.sandbox,
@@ -63,11 +77,11 @@ export class ToolRound {
           this.sandboxKind = kind;
         },
         offered: this.context.offered,
-        checkPermission: (name, args): PermissionDecision => checkPermission(this.context.policy, name, args),
+        checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       });
-      if (blocked === undefined) {
+      if (after ? ran : blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
         if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
       }
@@ -119,7 +133,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId };
+    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state) };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

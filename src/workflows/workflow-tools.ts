@@ -4,6 +4,7 @@ import type { BackgroundJobInput } from '../common/jobs';
 import type { ToolOutcome } from '../common/tool-outcome';
 import type { ToolArgs } from '../common/tool-schemas';
 import type { AgentRunResult } from '../common/wire';
+import type { InheritedSettings } from '../common/workspace-settings';
 import { agentType, MAX_SUBAGENT_DEPTH, toolsFor } from '../loop/agent-types';
 import type { JobBoard } from './job-board';
 import { sandboxRequest } from './sandbox-request';
@@ -13,6 +14,8 @@ export interface WorkflowToolContext {
   board: JobBoard;
   config: AgentRunConfig;
   workflowId: string;
+  /** The settings snapshot of the top-level run's start, handed down so that no subagent reads a settings file. */
+  settings?: InheritedSettings | undefined;
 }
 
 /** `background_run`: submits a `backgroundJob` child and answers at once; its result comes back as a notification. */
@@ -63,6 +66,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     ...(config.model ? { model: config.model } : {}),
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
     ...(config.notify ? { notify: config.notify } : {}),
+    ...(ctx.settings ? { workspaceSettings: ctx.settings } : {}),
   };
   if (args.run_in_background) {
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);

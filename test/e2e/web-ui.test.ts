@@ -79,10 +79,9 @@ test('a finished run shows its static summary and every activity summary in the 
   await page.getByRole('button', { name: 'Compact', exact: true }).click();
   await eventRows(page, `${MODEL} · step 3`).waitFor(WAIT);
   const expectedRows: Array<[string, string, string?]> = [
-    // What a new run reads once at its start, side by side as local activities: MCP servers, AGENTS.md, hooks.
-    ['listMcpTools', 'MCP servers: list tools', 'Local Activity'],
+    // What a new run reads once at its start, side by side as local activities: workspace settings, AGENTS.md (no MCP server: no listing).
+    ['readWorkspaceSettings', 'workspace settings (.bareagent/)', 'Local Activity'],
     ['readProjectInstructions', 'project instructions (AGENTS.md)', 'Local Activity'],
-    ['readHooks', 'hooks (.bareagent/settings.json)', 'Local Activity'],
     ['callModel', `${MODEL} · step 1`],
     ['read_file', 'read_file notes.md', 'Local Activity'],
     ['callModel', `${MODEL} · step 2`],

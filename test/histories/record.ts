@@ -331,7 +331,7 @@ export const recordings: Recording[] = [
       { text: 'First answer.' },
       { text: 'Checked again.' },
     ],
-    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace }),
+    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace, trustWorkspaceSettings: true }),
   },
   {
     // A provider that reports no usage: estimated, so that the token budget trips.
@@ -370,7 +370,35 @@ export const recordings: Recording[] = [
       '.bareagent/settings.json': JSON.stringify({ hooks: { PostToolUse: [{ hooks: [{ command: 'cat >> log.jsonl' }] }] } }),
     },
     scenario: [{ toolCalls: [{ id: 's1', name: 'read_file', arguments: { file_path: 'AGENTS.md' } }] }, { text: 'Started.' }],
-    input: (workspace) => ({ prompt: 'Start', model: 'm', workspace, permissionMode: 'auto' }),
+    input: (workspace) => ({ prompt: 'Start', model: 'm', workspace, permissionMode: 'auto', trustWorkspaceSettings: true }),
+  },
+  {
+    // The workspace's settings as a snapshot: the run-start question (allowed), an edit of the
+    // settings file that asks, a PreToolUse hook only for a call the guard let through (none for an
+    // unknown tool), and a subagent that gets the snapshot through its input.
+    name: 'workspace-settings',
+    files: {
+      '.bareagent/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ command: 'cat >> pre.jsonl' }] }] } }),
+    },
+    scenario: byPrompt({
+      Settings: [
+        { toolCalls: [{ id: 'w1', name: 'edit_file', arguments: { file_path: '.bareagent/settings.json', old_text: 'pre.jsonl', new_text: 'other.jsonl' } }] },
+        { toolCalls: [{ id: 'w2', name: 'glob', arguments: { pattern: '*' } }, { id: 'w3', name: 'nope', arguments: {} }] },
+        { toolCalls: [{ id: 'w4', name: 'subagent', arguments: { task: 'Child', agent_type: 'general-purpose' } }] },
+        { text: 'Settled.' },
+      ],
+      Child: [{ toolCalls: [{ id: 'c1', name: 'glob', arguments: { pattern: '*' } }] }, { text: 'Child done.' }],
+    }),
+    input: (workspace) => ({ prompt: 'Settings', model: 'm', workspace, stream: false }),
+    drive: async (handle) => {
+      for (const requestId of ['workspace-settings', 'w1']) {
+        for (let asked = ''; asked !== requestId; asked = await waitForPending(handle)) await new Promise((r) => setTimeout(r, 50));
+        await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId, decision: 'allow' }] });
+      }
+    },
+    children: { 'workspace-settings-child': '.sub-1' },
+    // Past the recorder's low continue-as-new threshold: the first run holds all of the above.
+    firstRun: true,
   },
   {
     name: 'invalid-input',

@@ -1,4 +1,5 @@
 import { buildRunInput, UsageError } from '../../src/cli/run-input';
+import { settingsQuestionLines } from '../../src/cli/settings-question';
 
 test('--network and --read-path become the run sandbox', () => {
   expect(buildRunInput('x', { workspace: '/tmp', network: 'registry.npmjs.org, *.github.com', readPath: ['/var/cache'] })).toMatchObject({
@@ -16,6 +17,27 @@ test('a host that is not a host name is a usage error naming the field', () => {
 test('--no-project-instructions turns the AGENTS.md reading off', () => {
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: false })).toMatchObject({ projectInstructions: false });
   expect(buildRunInput('x', { workspace: '/tmp', projectInstructions: true })).not.toHaveProperty('projectInstructions');
+});
+
+test('--trust-workspace vouches for the workspace settings', () => {
+  expect(buildRunInput('x', { workspace: '/tmp', trustWorkspace: true })).toMatchObject({ trustWorkspaceSettings: true });
+  expect(buildRunInput('x', { workspace: '/tmp' })).not.toHaveProperty('trustWorkspaceSettings');
+});
+
+test('the run-start question about workspace settings shows every command, quoted so that no control character hides a part', () => {
+  const lines = settingsQuestionLines('workspace_settings', {
+    files: [{ path: '.bareagent/settings.json', sha256: 'ab'.repeat(32) }],
+    hooks: [{ event: 'PreToolUse', matcher: 'bash', command: 'ls\x1b[2K\rtouch x' }],
+    mcpServers: [{ name: 'fs', command: 'node', args: ['srv.js'], env: ['TOKEN'] }, { name: 'web', url: 'https://mcp.example/', headers: ['Authorization'] }],
+  });
+  expect(lines.slice(1)).toEqual([
+    '  hook PreToolUse(bash): "ls\\u001b[2K\\rtouch x"',
+    '  MCP server fs: command ["node","srv.js"] (env TOKEN)',
+    '  MCP server web: url "https://mcp.example/" (header Authorization)',
+    `  .bareagent/settings.json sha256 ${'ab'.repeat(32)}`,
+  ]);
+  expect(lines.join('\n')).not.toContain('\x1b');
+  expect(settingsQuestionLines('bash', { command: 'ls' })).toEqual([]);
 });
 
 test('--max-tokens, --max-cost and --max-wall-clock become the budgets; a bad one names its field', () => {

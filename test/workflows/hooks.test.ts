@@ -13,6 +13,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const settings = (hooks: Record<string, unknown>) => ({ '.bareagent/settings.json': JSON.stringify({ hooks }) });
+// The workspace's own hooks apply once the starter vouches for them (or a human allows them: test/security/workspace-trust.test.ts).
+const trusted = { trustWorkspaceSettings: true };
 
 function resultsOf(messages: Message[]): Map<string, { content: string; is_error: boolean }> {
   const results = new Map<string, { content: string; is_error: boolean }>();
@@ -36,10 +38,14 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
       PermissionRequest: [{ hooks: [{ type: 'command', command: 'cat > asked.json' }] }],
     }),
   });
-  const handle = await h.start({ prompt: 'clean up', model: scenario, workspace, stream: false });
+  const handle = await h.start({ prompt: 'clean up', model: scenario, workspace, stream: false, ...trusted });
+  // The guard asks about `rm -rf` first: a hook runs only for a call the guard or a human let through, and can still block it.
+  await pendingRequest(handle, 'rm');
+  await handle.signal(permissionDecisionSignal, { requestId: 'rm', decision: 'allow' });
   await pendingRequest(handle, 'mk');
-  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) ? true : undefined), 'the PermissionRequest hook');
-  expect(JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8'))).toMatchObject({
+  const asked = () => JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8')) as { request_id: string };
+  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) && asked().request_id === 'mk' ? true : undefined), 'the PermissionRequest hook');
+  expect(asked()).toMatchObject({
     hook_event_name: 'PermissionRequest',
     session_id: handle.workflowId,
     tool_name: 'bash',
@@ -67,9 +73,9 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
     'PostToolUse(bash): cat >> hook-log.jsonl; echo >> hook-log.jsonl',
     'PermissionRequest: cat > asked.json',
   ]);
-  // Each hook is an activity with a summary in the history.
+  // Each hook is an activity with a summary in the history: PermissionRequest for rm and for touch, PreToolUse for rm, PostToolUse for ls and touch.
   const history = await handle.fetchHistory();
-  expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runHook')).toHaveLength(4);
+  expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runHook')).toHaveLength(5);
 });
 
 test('a hook that hangs is timed out, recorded, and the call goes on; a JSON decision blocks too', async () => {
@@ -88,7 +94,7 @@ test('a hook that hangs is timed out, recorded, and the call goes on; a JSON dec
     }),
   );
   const started = Date.now();
-  const handle = await h.start({ prompt: 'write', model: scenario, workspace, stream: false, permissionMode: 'auto' });
+  const handle = await h.start({ prompt: 'write', model: scenario, workspace, stream: false, permissionMode: 'auto', ...trusted });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
   expect(Date.now() - started).toBeLessThan(20_000);
   expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('a');
@@ -103,7 +109,7 @@ test('a Stop hook refuses the final answer once, with a reason the model sees', 
   const workspace = h.workspace(
     settings({ Stop: [{ hooks: [{ command: 'cat >> stops.jsonl; echo >> stops.jsonl; echo \'{"decision":"block","reason":"run the tests first"}\'' }] }] }),
   );
-  const handle = await h.start({ prompt: 'finish', model: scenario, workspace, stream: false });
+  const handle = await h.start({ prompt: 'finish', model: scenario, workspace, stream: false, ...trusted });
   expect(await handle.result()).toMatchObject({ text: 'Tests run; really done.' });
   const messages = await handle.query(messagesQuery);
   expect(messages.some((m) => typeof m.content === 'string' && m.content.startsWith('A Stop hook refused to let the run end: run the tests first'))).toBe(true);

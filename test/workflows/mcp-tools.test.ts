@@ -86,7 +86,8 @@ test('server-filesystem from the workspace .bareagent/mcp.json: writes need an a
         { id: 'f3', name: 'mcp__fs__move_file', arguments: { source: path.join(workspace, 'notes.txt'), destination: path.join(workspace, 'moved.txt') } },
       ],
     ],
-    { permissionRules: { allow: ['mcp__fs__*'], deny: ['mcp__fs__move_file', 'mcp__github__create_issue'] } },
+    // The workspace's own servers apply once the starter vouches for them (or a human allows them at the start).
+    { permissionRules: { allow: ['mcp__fs__*'], deny: ['mcp__fs__move_file', 'mcp__github__create_issue'] }, trustWorkspaceSettings: true },
     workspace,
   );
   expect(got[0]).toMatchObject({ content: 'first line\n', is_error: false });

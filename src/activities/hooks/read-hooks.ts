@@ -1,52 +1,33 @@
-import { readFileSync } from 'node:fs';
-import { describeIssues } from '../../common/input';
-import { HooksSettings, type HookEvent, type HooksConfig, type HookSpec } from '../../common/hooks';
-import { resolveInWorkspace, workspaceRoot } from '../tools/workspace';
+import { readFile } from 'node:fs/promises';
+import type { HooksConfig, HookSpec } from '../../common/hooks';
+import { parseHooks, readSettingsFile, WORKSPACE_SETTINGS } from '../settings/settings-files';
+import { workspaceRoot } from '../tools/workspace';
 
-export const WORKSPACE_SETTINGS = '.bareagent/settings.json';
+export { WORKSPACE_SETTINGS };
 
 /**
- * At run start: the hooks of the worker (BAREAGENT_HOOKS_FILE) first, then the workspace's
- * `.bareagent/settings.json` (a symlink out of the workspace is refused like for read_file). A file
- * that does not parse is reported and its hooks left out; the run goes on with the others.
+ * For runs that started before workspace settings were a snapshot (new runs read them with
+ * readWorkspaceSettings): the worker's hooks (BAREAGENT_HOOKS_FILE) first, then the workspace's
+ * `.bareagent/settings.json`, through the safe open. A file that does not parse is reported and its
+ * hooks left out; the run goes on with the others.
  */
 export function createReadHooks(workerFile: string | undefined) {
   return async function readHooks(request: { workspace?: string }): Promise<HooksConfig> {
     const hooks: HookSpec[] = [];
     const errors: string[] = [];
-    const take = (source: string, read: () => string) => {
-      let text: string;
+    if (workerFile) {
       try {
-        text = read();
+        hooks.push(...parseHooks(await readFile(workerFile, 'utf8'), 'worker'));
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || source === 'worker') errors.push(`${source}: ${(err as Error).message}`);
-        return;
+        errors.push(`worker: ${(err as Error).message.replace(/^worker: /, '')}`);
       }
-      const parsed = parseSettings(text);
-      if (typeof parsed === 'string') errors.push(`${source}: ${parsed}`);
-      else hooks.push(...flatten(parsed, source));
-    };
-    if (workerFile) take('worker', () => readFileSync(workerFile, 'utf8'));
-    take(WORKSPACE_SETTINGS, () => readFileSync(resolveInWorkspace(workspaceRoot(request.workspace), WORKSPACE_SETTINGS), 'utf8'));
+    }
+    try {
+      const read = await readSettingsFile(workspaceRoot(request.workspace), WORKSPACE_SETTINGS);
+      if (read) hooks.push(...parseHooks(read.text, WORKSPACE_SETTINGS));
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
     return { hooks, ...(errors.length ? { errors } : {}) };
   };
-}
-
-function parseSettings(text: string): HooksSettings | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return `not JSON: ${(err as Error).message}`;
-  }
-  const parsed = HooksSettings.safeParse(json);
-  return parsed.success ? parsed.data : describeIssues(parsed.error);
-}
-
-function flatten(settings: HooksSettings, source: string): HookSpec[] {
-  return Object.entries(settings.hooks).flatMap(([event, groups]) =>
-    (groups ?? []).flatMap((group) =>
-      group.hooks.map((hook) => ({ event: event as HookEvent, ...(group.matcher ? { matcher: group.matcher } : {}), command: hook.command, timeout: hook.timeout, source })),
-    ),
-  );
 }

@@ -5,7 +5,7 @@ import { workspaceRoot } from '../tools/workspace';
 import { McpConnections } from './connections';
 import { resultText } from './result-text';
 import { mcpToolName } from './tool-names';
-import { workspaceServers } from './workspace-servers';
+import { parseMcpServers, pinnedWorkspaceServers, readSettingsFile, WORKSPACE_MCP_FILE } from '../settings/settings-files';
 
 /** One call's limit; the activity's start-to-close timeout is a little longer. */
 export const MCP_CALL_TIMEOUT_MS = 5 * 60_000;
@@ -16,8 +16,10 @@ const LIST_TIMEOUT_MS = 30_000;
 export function createMcpActivities(connections = new McpConnections()) {
   /**
    * At run start: every server of the input and of the workspace's `.bareagent/mcp.json` (the
-   * input wins on a name both have), with its tools. A server that fails is listed with its
-   * error, so the run goes on without its tools; the result is recorded, so replay starts none.
+   * input wins on a name both have), with its tools. The workspace's servers only when the run
+   * applies them (`workspaceSha256`), from the file as it was when the human saw it. A server that
+   * fails is listed with its error, so the run goes on without its tools; the result is recorded,
+   * so replay starts none.
    */
   async function listMcpTools(request: McpListRequest): Promise<McpCatalog> {
     const root = workspaceRoot(request.workspace);
@@ -25,7 +27,7 @@ export function createMcpActivities(connections = new McpConnections()) {
     let fromWorkspace: McpServers = {};
     let fileError: string | undefined;
     try {
-      fromWorkspace = workspaceServers(root);
+      fromWorkspace = await workspaceServersFor(root, request.workspaceSha256);
     } catch (err) {
       fileError = (err as Error).message;
     }
@@ -50,7 +52,7 @@ export function createMcpActivities(connections = new McpConnections()) {
             repeatable: readOnly || tool.annotations?.idempotentHint === true,
           };
         });
-        servers.push({ name, source, tools });
+        servers.push({ name, source, tools, ...(source === 'workspace' && request.workspaceSha256 ? { sha256: request.workspaceSha256 } : {}) });
       } catch (err) {
         servers.push({ name, source, tools: [], error: (err as Error).message.slice(0, 2000) });
       }
@@ -65,8 +67,11 @@ export function createMcpActivities(connections = new McpConnections()) {
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
       const root = workspaceRoot(request.workspace);
-      const config: McpServerConfig | undefined = request.source === 'input' ? request.config : workspaceServers(root)[request.server];
-      if (!config) return { ok: false, errorType: 'McpServerError', message: `MCP server "${request.server}" is no longer in .bareagent/mcp.json` };
+      if (request.source === 'workspace' && !request.sha256) {
+        return { ok: false, errorType: 'McpServerError', message: `MCP server "${request.server}": this run recorded no hash of ${WORKSPACE_MCP_FILE}, so its servers are not used; start a new run` };
+      }
+      const config: McpServerConfig | undefined = request.source === 'input' ? request.config : (await pinnedWorkspaceServers(root, request.sha256 as string))[request.server];
+      if (!config) return { ok: false, errorType: 'McpServerError', message: `MCP server "${request.server}" is no longer in ${WORKSPACE_MCP_FILE}` };
       const result = await connections.use(request.server, config, root, request.sandbox, (client) =>
         client.callTool({ name: request.tool, arguments: request.arguments }, undefined, {
           timeout: MCP_CALL_TIMEOUT_MS,
@@ -83,4 +88,15 @@ export function createMcpActivities(connections = new McpConnections()) {
   }
 
   return { listMcpTools, mcpCallTool };
+}
+
+/**
+ * `null`: the run does not use the workspace's servers; a hash: the file must still have it;
+ * absent (runs that started before settings were a snapshot): the file as it is now.
+ */
+async function workspaceServersFor(root: string, expected: string | null | undefined): Promise<McpServers> {
+  if (expected === null) return {};
+  if (expected !== undefined) return pinnedWorkspaceServers(root, expected);
+  const read = await readSettingsFile(root, WORKSPACE_MCP_FILE);
+  return read ? parseMcpServers(read.text) : {};
 }

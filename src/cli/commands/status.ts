@@ -50,6 +50,11 @@ function printStatus(status: RunStatus & { workflowId: string; version: string |
     console.log(sandbox.enforcement === 'off' ? pc.red(`${line} (BAREAGENT_SANDBOX=off on the worker: commands run unconfined)`) : pc.dim(line));
   }
   if (status.sessionRules?.length) console.log(pc.dim(`  allowed for the rest of this run: ${status.sessionRules.join(', ')}`));
+  const settings = status.workspaceSettings;
+  if (settings && settings.files.length > 0) {
+    const files = settings.files.map((file) => `${file.path} ${file.sha256.slice(0, 12)}`).join(', ');
+    console.log(pc.dim(`  workspace settings: ${settings.applied ? 'applied' : 'not applied'} (${settings.decision.replace('_', ' ')}) · ${files}`));
+  }
   for (const pending of status.pendingPermissions) {
     console.log(
       `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${pending.requestId}  (denied at ${pending.deadline})`,

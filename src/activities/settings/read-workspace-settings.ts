@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import type { HookSpec } from '../../common/hooks';
+import type { McpServers } from '../../common/mcp';
+import type { SettingsFile, WorkspaceMcpServer, WorkspaceSettingsRead } from '../../common/workspace-settings';
+import { workspaceRoot } from '../tools/workspace';
+import { parseHooks, parseMcpServers, readSettingsFile, WORKSPACE_MCP_FILE, WORKSPACE_SETTINGS } from './settings-files';
+
+/**
+ * At the start of a top-level run: the operator's hooks (BAREAGENT_HOOKS_FILE, the worker's own
+ * file) and what the workspace's `.bareagent/settings.json` and `.bareagent/mcp.json` bring, with
+ * each file's hash. Recorded once: subagents get this snapshot through their input and nothing
+ * reads the files again except to check them against it. A file that does not parse is reported
+ * and left out.
+ */
+export function createReadWorkspaceSettings(workerFile: string | undefined) {
+  return async function readWorkspaceSettings(request: { workspace?: string }): Promise<WorkspaceSettingsRead> {
+    const root = workspaceRoot(request.workspace);
+    const errors: string[] = [];
+    const files: SettingsFile[] = [];
+    let operatorHooks: HookSpec[] = [];
+    let hooks: HookSpec[] = [];
+    let mcpServers: WorkspaceMcpServer[] = [];
+    if (workerFile) {
+      try {
+        operatorHooks = parseHooks(await readFile(workerFile, 'utf8'), 'worker');
+      } catch (err) {
+        errors.push(`worker: ${(err as Error).message.replace(/^worker: /, '')}`);
+      }
+    }
+    await Promise.all([
+      take(WORKSPACE_SETTINGS, (text) => {
+        hooks = parseHooks(text, WORKSPACE_SETTINGS);
+      }),
+      take(WORKSPACE_MCP_FILE, (text) => {
+        mcpServers = shown(parseMcpServers(text));
+      }),
+    ]);
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    return { files, operatorHooks, hooks, mcpServers, ...(errors.length ? { errors } : {}) };
+
+    async function take(file: string, use: (text: string) => void): Promise<void> {
+      try {
+        const read = await readSettingsFile(root, file);
+        if (!read) return;
+        files.push({ path: file, sha256: read.sha256 });
+        use(read.text);
+      } catch (err) {
+        errors.push((err as Error).message);
+      }
+    }
+  };
+}
+
+/** What the human is shown of each server: all but the values of `env` and `headers`. */
+function shown(servers: McpServers): WorkspaceMcpServer[] {
+  return Object.entries(servers).map(([name, config]) =>
+    'command' in config
+      ? { name, command: config.command, args: config.args, ...(Object.keys(config.env).length ? { env: Object.keys(config.env) } : {}) }
+      : { name, url: config.url, ...(Object.keys(config.headers).length ? { headers: Object.keys(config.headers) } : {}) },
+  );
+}
