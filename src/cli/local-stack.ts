@@ -24,14 +24,19 @@ export interface Stack {
 
 export { bareagentHome };
 
-/** A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is started there first when neither is set. */
-export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
+/**
+ * A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is
+ * started there first when neither is set, or (`embedLoopback`, the demo) when the address is
+ * on this machine's loopback and nothing answers there yet.
+ */
+export async function openStack(options: { embedded: boolean; embedLoopback?: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
   const config = connectionFromEnv();
   const uiPort = uiPortFromEnv();
   // Read first: a bad BAREAGENT_ENCRYPTION_KEY is reported before any server starts.
   const dataConverter = dataConverterFromEnv();
   let server: DevServer | undefined;
-  if (options.embedded && !temporalProfile().address) {
+  const loopback = options.embedLoopback && /^(127\.0\.0\.1|localhost):\d+$/.test(config.address);
+  if (options.embedded && (loopback || !temporalProfile().address)) {
     server = await ensureDevServer({
       address: config.address,
       uiPort,

@@ -2,10 +2,12 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
+import { resetSandboxState } from '../../activities/sandbox/describe-sandbox';
+import { preflight, PreflightError } from '../../doctor/run-doctor';
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import { openStack, startLocalWorker } from '../local-stack';
-import { exitCodeOf } from '../run-outcome';
+import { EXIT, exitCodeOf } from '../run-outcome';
 import { newWorkflowId } from '../run-input';
 import { watchRun } from '../watch-run';
 
@@ -14,14 +16,29 @@ const PROMPT = 'Find the TODO in this project, fix it, and run the test.';
 
 /**
  * `npm run demo`: a real durable run on the embedded server, on a fresh copy of a small sample
- * workspace; only the model's turns are scripted (a local OpenAI-compatible server).
+ * workspace; only the model's turns are scripted (a local OpenAI-compatible server), and the last
+ * one follows what `node test.js` returned. The sandbox is checked first: a demo whose commands
+ * cannot run stops with the doctor's fix, unless `--no-sandbox` says to run them unconfined.
  */
-export async function demoCommand(): Promise<number> {
+export async function demoCommand(options: { sandbox: boolean } = { sandbox: true }): Promise<number> {
+  if (!options.sandbox) {
+    process.env.BAREAGENT_SANDBOX = 'off';
+    resetSandboxState();
+    console.error(pc.bold(pc.red('--no-sandbox: the demo\'s commands (node test.js) run UNCONFINED, with your user\'s files and network. Only the sample project is touched.')));
+  }
+  try {
+    await preflight('npm run demo', { cli: true, sandbox: options.sandbox, tests: false, postgres: false });
+  } catch (err) {
+    if (!(err instanceof PreflightError)) throw err;
+    console.error(err.message);
+    console.error(pc.bold('Fix the above, or run the demo without the sandbox (its commands then run unconfined): npm run demo -- --no-sandbox'));
+    return EXIT.usage;
+  }
   console.log(pc.bold(pc.yellow('DEMO: the model\'s turns are scripted (a local fake model server); the workflow, the tools and the server are real.')));
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-demo-'));
   cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
   const model = await ScriptedModelServer.start(ScriptedModelServer.loadScenarios(path.join(DEMO_DIR, 'scenario.json')));
-  const stack = await openStack({ embedded: true, background: true, log: (line) => console.error(pc.dim(line)) });
+  const stack = await openStack({ embedded: true, embedLoopback: true, background: true, log: (line) => console.error(pc.dim(line)) });
   // Its own task queue: a worker already polling `bareagent` would call a real model instead.
   const taskQueue = `bareagent-demo-${process.pid}`;
   const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 });
