@@ -197,7 +197,7 @@ function completion(model: string, step: ScriptStep, usage: { prompt_tokens: num
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: step.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content: step.text ?? step.chunks?.join('') ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
         finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       },
     ],
