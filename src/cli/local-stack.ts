@@ -104,7 +104,14 @@ export function installQuietRuntime(): void {
 }
 
 /** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */
-export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig, log: (line: string) => void = () => undefined): Promise<LocalWorker> {
+export async function startLocalWorker(
+  config: ConnectionConfig,
+  taskQueue: string,
+  provider: ProviderConfig,
+  log: (line: string) => void = () => undefined,
+  /** Workflow code bundled beforehand (the demo bundles while the server starts); else bundled here. */
+  workflowBundle?: { code: string },
+): Promise<LocalWorker> {
   installQuietRuntime();
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
   const connection = await NativeConnection.connect(connectionOptions(config.address));
@@ -119,6 +126,7 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
     identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
     ...(dataConverter ? { dataConverter } : {}),
     ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
+    ...(!versioned && workflowBundle ? { workflowBundle } : {}),
   });
   const running = worker.run();
   const stop = async () => {

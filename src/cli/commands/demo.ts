@@ -1,10 +1,12 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import pc from 'picocolors';
 import { resetSandboxState } from '../../activities/sandbox/describe-sandbox';
 import { preflight, PreflightError } from '../../doctor/run-doctor';
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
+import { bundleOptions } from '../../worker/create-worker';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import { openStack, startLocalWorker } from '../local-stack';
 import { EXIT, exitCodeOf } from '../run-outcome';
@@ -38,10 +40,14 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-demo-'));
   cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
   const model = await ScriptedModelServer.start(ScriptedModelServer.loadScenarios(path.join(DEMO_DIR, 'scenario.json')));
+  // The workflow code is bundled while the server starts (and, on a new machine, the CLI is fetched):
+  // each takes seconds, and they wait on different things.
+  const bundling = bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }).catch(() => undefined);
   const stack = await openStack({ embedded: true, embedLoopback: true, background: true, log: (line) => console.error(pc.dim(line)) });
   // Its own task queue: a worker already polling `bareagent` would call a real model instead.
   const taskQueue = `bareagent-demo-${process.pid}`;
-  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 });
+  const bundle = await bundling;
+  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 }, undefined, bundle && { code: bundle.code });
   try {
     const workflowId = newWorkflowId().replace('bareagent-', 'bareagent-demo-');
     await stack.client.workflow.start(WORKFLOW_TYPE, {
@@ -63,3 +69,13 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
     await model.close();
   }
 }
+
+/** A bundling that fails is retried by the worker itself, which reports it; warnings and errors only. */
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
