@@ -7,6 +7,7 @@ import { resetSandboxState } from '../../activities/sandbox/describe-sandbox';
 import { preflight, PreflightError } from '../../doctor/run-doctor';
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
 import { bundleOptions } from '../../worker/create-worker';
+import { eventsQuery } from '../../common/contract';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import { openStack, startLocalWorker } from '../local-stack';
 import { EXIT, exitCodeOf } from '../run-outcome';
@@ -58,7 +59,11 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
     });
     console.error(pc.dim(`Workspace: ${workspace}`));
     console.error(pc.dim(`Prompt: ${PROMPT}\n`));
-    const outcome = await watchRun(stack.client, workflowId, { interactive: false, json: false });
+    // The demo's own worker still polls the run's queue when it closes: it answers the last
+    // events query at once, where a general follower would start (and bundle) a query worker.
+    const handle = stack.client.workflow.getHandle(workflowId);
+    const catchUp = (from: number) => handle.query(eventsQuery, from);
+    const outcome = await watchRun(stack.client, workflowId, { interactive: false, json: false, catchUp });
     const link = runUiLink(stack.uiPort, stack.config.namespace, workflowId);
     console.error(pc.dim(`\nSee every model call and tool call of this run in the Web UI: ${link}`));
     console.log(pc.bold(pc.yellow('(The model\'s turns above were scripted.)')));
