@@ -3,9 +3,11 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
 import { InvalidEncryptionKey } from './codec/encryption-key';
+import { PreflightError } from './doctor/run-doctor';
 import { registerCancel } from './cli/commands/cancel';
 import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
+import { registerDoctor } from './cli/commands/doctor';
 import { registerFollow } from './cli/commands/follow';
 import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
@@ -181,10 +183,12 @@ Examples:
   program
     .command('demo')
     .description('run a scripted-model demo session on a copy of a sample workspace')
-    .addHelpText('after', '\nExample:\n  bareagent demo      # = npm run demo')
-    .action(() => set(demoCommand()));
+    .option('--no-sandbox', 'run the demo\'s commands UNCONFINED (when bubblewrap cannot start here; bareagent doctor says why)')
+    .addHelpText('after', '\nChecks the sandbox first (as bareagent doctor does) and stops with the fix when it cannot start.\n\nExamples:\n  bareagent demo      # = npm run demo\n  npm run demo -- --no-sandbox')
+    .action((flags: { sandbox: boolean }) => set(demoCommand({ sandbox: flags.sandbox })));
   registerCodecServer(program, set);
   registerUi(program, set);
+  registerDoctor(program, set);
 
   await program.parseAsync(argv);
   return code;
@@ -195,7 +199,8 @@ main(process.argv)
   .catch((err: unknown) => {
     // Commander printed the message (or the help) already.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
-    if (err instanceof UsageError || err instanceof WorkflowNotFoundError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
+    if (err instanceof PreflightError) console.error(err.message);
+    else if (err instanceof UsageError || err instanceof WorkflowNotFoundError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
     else if (err instanceof Error && /binary\/encrypted/.test(err.message)) {
       console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${err.message})`));
     }

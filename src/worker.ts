@@ -4,6 +4,7 @@ import { providerConfigFromEnv } from './connection/provider-config';
 import { dataConverterFromEnv } from './codec/data-converter';
 import { connectionFromEnv } from './connection/config';
 import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
+import { preflight, PreflightError } from './doctor/run-doctor';
 import { createBareAgentWorker, createToolWorker } from './worker/create-worker';
 import { ensureSearchAttributes } from './worker/ensure-search-attributes';
 import { tracingFromEnv } from './worker/tracing';
@@ -12,6 +13,9 @@ import { versioningFromEnv } from './worker/worker-versioning';
 
 /** `npm run worker`: polls BAREAGENT_TASK_QUEUE on TEMPORAL_ADDRESS; tools run in each run's workspace. */
 export async function runWorker(): Promise<void> {
+  // A worker whose sandbox cannot start would fail every command it is given: it does not start
+  // (BAREAGENT_SANDBOX=off is the operator's explicit way round, said loudly below).
+  await preflight('The worker', { cli: false, sandbox: true, tests: false, postgres: false });
   const config = connectionFromEnv();
   // A bad key fails here, before anything connects.
   const dataConverter = dataConverterFromEnv();
@@ -62,7 +66,7 @@ export async function runWorker(): Promise<void> {
 
 if (require.main === module) {
   runWorker().catch((err) => {
-    console.error(err);
+    console.error(err instanceof PreflightError ? err.message : err);
     process.exit(1);
   });
 }

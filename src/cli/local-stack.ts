@@ -24,14 +24,19 @@ export interface Stack {
 
 export { bareagentHome };
 
-/** A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is started there first when neither is set. */
-export async function openStack(options: { embedded: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
+/**
+ * A client for TEMPORAL_ADDRESS (or the profile's address); with `embedded`, the dev server is
+ * started there first when neither is set, or (`embedLoopback`, the demo) when the address is
+ * on this machine's loopback and nothing answers there yet.
+ */
+export async function openStack(options: { embedded: boolean; embedLoopback?: boolean; log: (line: string) => void; background?: boolean }): Promise<Stack> {
   const config = connectionFromEnv();
   const uiPort = uiPortFromEnv();
   // Read first: a bad BAREAGENT_ENCRYPTION_KEY is reported before any server starts.
   const dataConverter = dataConverterFromEnv();
   let server: DevServer | undefined;
-  if (options.embedded && !temporalProfile().address) {
+  const loopback = options.embedLoopback && /^(127\.0\.0\.1|localhost):\d+$/.test(config.address);
+  if (options.embedded && (loopback || !temporalProfile().address)) {
     server = await ensureDevServer({
       address: config.address,
       uiPort,
@@ -99,7 +104,14 @@ export function installQuietRuntime(): void {
 }
 
 /** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */
-export async function startLocalWorker(config: ConnectionConfig, taskQueue: string, provider: ProviderConfig, log: (line: string) => void = () => undefined): Promise<LocalWorker> {
+export async function startLocalWorker(
+  config: ConnectionConfig,
+  taskQueue: string,
+  provider: ProviderConfig,
+  log: (line: string) => void = () => undefined,
+  /** Workflow code bundled beforehand (the demo bundles while the server starts); else bundled here. */
+  workflowBundle?: { code: string },
+): Promise<LocalWorker> {
   installQuietRuntime();
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
   const connection = await NativeConnection.connect(connectionOptions(config.address));
@@ -114,6 +126,7 @@ export async function startLocalWorker(config: ConnectionConfig, taskQueue: stri
     identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
     ...(dataConverter ? { dataConverter } : {}),
     ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
+    ...(!versioned && workflowBundle ? { workflowBundle } : {}),
   });
   const running = worker.run();
   const stop = async () => {

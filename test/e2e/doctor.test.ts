@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '../support/cli';
+
+/**
+ * `bareagent doctor` and the preflight every start runs, on this machine as it is and with
+ * bubblewrap "missing" (BAREAGENT_BWRAP naming no file) or present but refused by the kernel (a
+ * stand-in that fails as bwrap does when user namespaces are off).
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const HIDDEN = { BAREAGENT_BWRAP: '/nonexistent/bwrap' };
+
+function refusedBwrap(): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'fake-bwrap-')), 'bwrap');
+  writeFileSync(file, '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+  chmodSync(file, 0o755);
+  return file;
+}
+
+test('on this machine everything required is there, and the sandbox really ran a command', async () => {
+  const result = await runCli(['doctor', '--for-tests'], {});
+  expect(result.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap [\d.]+: a sandboxed command ran$/m);
+  expect(result.stdout).toMatch(/^Temporal CLI\s+ok\s+required\s+/m);
+  expect(result.stdout).toMatch(/^tmux \(tests\)\s+ok/m);
+  expect(result.stdout).toContain('Everything required is here.');
+  expect(result.code).toBe(0);
+});
+
+test('bubblewrap missing: MISSING with the fix for Debian/Ubuntu, Fedora and what macOS gets, exit 1', async () => {
+  const result = await runCli(['doctor'], HIDDEN);
+  expect(result.stdout).toMatch(/^bubblewrap\s+MISSING\s+required\s+BAREAGENT_BWRAP=\/nonexistent\/bwrap is not an executable file/m);
+  expect(result.stdout).toContain('fix: Debian/Ubuntu: sudo apt-get install -y bubblewrap');
+  expect(result.stdout).toContain('fix: Fedora: sudo dnf install -y bubblewrap');
+  expect(result.stdout).toContain('fix: macOS: no sandbox on macOS');
+  expect(result.stdout).toContain('1 required check failed: bubblewrap.');
+  expect(result.code).toBe(1);
+});
+
+test('bubblewrap present but refused: says a sandboxed command fails, quotes bwrap and names the cause', async () => {
+  const result = await runCli(['doctor'], { BAREAGENT_BWRAP: refusedBwrap() });
+  expect(result.stdout).toMatch(/^bubblewrap\s+MISSING\s+required\s+present but a sandboxed command fails: .*bwrap: setting up uid map: Permission denied\. Cause: /m);
+  expect(result.code).toBe(1);
+});
+
+test('the demo and the worker do not start without a working sandbox: the table, and the way out', async () => {
+  const [demo, worker] = await Promise.all([runCli(['demo'], HIDDEN, undefined, 60_000), runCli(['worker'], HIDDEN, undefined, 60_000)]);
+  expect(demo.stderr).toContain('npm run demo cannot start on this machine (bareagent doctor):');
+  expect(demo.stderr).toMatch(/^bubblewrap\s+MISSING/m);
+  expect(demo.stderr).toContain('npm run demo -- --no-sandbox');
+  expect(demo.stdout).not.toContain('DEMO:'); // nothing started
+  expect(demo.code).toBe(2);
+  expect(worker.stderr).toContain('The worker cannot start on this machine (bareagent doctor):');
+  expect(worker.stderr).not.toContain('Worker polling');
+  expect(worker.code).not.toBe(0);
+});
+
+test('npx jest with bubblewrap missing fails in its global setup, before any suite ran, with the table', async () => {
+  const started = Date.now();
+  const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), 'test/unit/hash.test.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...HIDDEN, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+  const seconds = (Date.now() - started) / 1000;
+  console.error(`npx jest with bubblewrap hidden failed after ${seconds.toFixed(1)} s`);
+  expect(result.output).toContain('npm test cannot start on this machine (bareagent doctor):');
+  expect(result.output).toMatch(/^bubblewrap\s+MISSING\s+required/m);
+  expect(result.output).toContain('fix: Debian/Ubuntu: sudo apt-get install -y bubblewrap');
+  // No suite ran: jest never got to a result line, let alone a failed assertion.
+  expect(result.output).not.toMatch(/^(PASS|FAIL) /m);
+  expect(result.output).not.toContain('Test Suites:');
+  expect(result.code).not.toBe(0);
+  // Seconds, not the minutes of suites failing one by one (the target is 10 s on an idle machine).
+  expect(seconds).toBeLessThan(60);
+});

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * `npm run test:new-machine` (CI, not `npm test`): what a new user gets. A fresh `git clone` of
+ * this repository's committed HEAD into a temp folder, an empty HOME (so an empty
+ * ~/.cache/bareagent: no Temporal CLI), then the README's first command, `npm ci && npm run demo`.
+ * Passes when the demo ends with the test passing and the run's Web UI link. npm's own cache is
+ * reused (npm ci is timed apart); pip's is not (HOME is empty): the CLI comes from PyPI for real.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const TARGET_S = 60;
+const LIMIT_S = Number(process.env.NEW_MACHINE_MAX_DEMO_S || 180);
+
+interface Ran {
+  code: number | null;
+  out: string;
+  seconds: number;
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, echo: boolean): Promise<Ran> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const take = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (echo) process.stdout.write(chunk);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a new user: PATH and the locale kept, nothing of ours (no TEMPORAL_CLI, no BAREAGENT_*). */
+function freshEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'PYENV_ROOT', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'no_proxy'];
+  const env: NodeJS.ProcessEnv = { HOME: home, NO_COLOR: '1', CI: '1' };
+  for (const name of keep) if (process.env[name]) env[name] = process.env[name];
+  // npm's download cache only: the packages are not what is tested here.
+  env.npm_config_cache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
+  return { ...env, ...extra };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bareagent-new-machine-'));
+  const home = path.join(dir, 'home');
+  const repo = path.join(dir, 'repo');
+  mkdirSync(home);
+  let serverPid: number | undefined;
+  try {
+    const clone = await run('git', ['clone', '--quiet', ROOT, repo], dir, { ...process.env, HOME: home }, false);
+    if (clone.code !== 0) throw new Error(`git clone failed:\n${clone.out}`);
+    const head = (await run('git', ['log', '-1', '--format=%h %s'], repo, process.env, false)).out.trim();
+    console.log(`== fresh clone of ${head.slice(0, 90)} in ${repo}, HOME=${home} (empty)`);
+
+    const install = await run('npm', ['ci', '--no-audit', '--no-fund'], repo, freshEnv(home, {}), false);
+    if (install.code !== 0) throw new Error(`npm ci failed:\n${install.out.slice(-4000)}`);
+    console.log(`== npm ci: ${install.seconds.toFixed(1)} s (npm's cache reused)`);
+
+    // A free port pair: CI machines may run other servers on 7233. Everything else as a new user has it.
+    const [port, uiPort] = [await freePort(), await freePort()];
+    const demoEnv = freshEnv(home, { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, BAREAGENT_UI_PORT: String(uiPort) });
+    console.log('== npm run demo');
+    const demo = await run('npm', ['run', 'demo'], repo, demoEnv, true);
+    const pidFile = path.join(repo, '.bareagent', 'server.pid');
+    if (existsSync(pidFile)) serverPid = Number(readFileSync(pidFile, 'utf8'));
+
+    const problems: string[] = [];
+    if (demo.code !== 0) problems.push(`npm run demo exited ${demo.code}`);
+    if (!demo.out.includes('⎿ 1 passed, 0 failed')) problems.push('node test.js did not print "1 passed, 0 failed"');
+    if (!demo.out.includes('The test passes.')) problems.push('the final answer does not say "The test passes."');
+    if (demo.out.includes('did NOT pass')) problems.push('the final answer says the test did not pass');
+    const link = new RegExp(`Web UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/bareagent-demo-\\S+`).exec(demo.out);
+    if (!link) problems.push('no Web UI link of the run at the end');
+    const cliLine = /Temporal CLI v[\d.]+ (fetched with pip in [\d.]+s|built with go install in \d+s)/.exec(demo.out);
+    if (!cliLine) problems.push('the demo did not say how it got the Temporal CLI (an empty cache must fetch or build it)');
+
+    console.log('\n== new machine, figures');
+    console.log(`   npm ci:                            ${install.seconds.toFixed(1)} s`);
+    console.log(`   first npm run demo (fresh HOME):   ${demo.seconds.toFixed(1)} s (target ≤ ${TARGET_S} s)`);
+    console.log(`   Temporal CLI:                      ${cliLine ? cliLine[1] : 'not reported'}`);
+    if (demo.seconds > TARGET_S) console.log(`   WARNING: over the ${TARGET_S} s target (a loaded machine?)`);
+    if (demo.seconds > LIMIT_S) problems.push(`the first demo took ${demo.seconds.toFixed(1)} s, over the ${LIMIT_S} s limit (NEW_MACHINE_MAX_DEMO_S)`);
+    if (problems.length) throw new Error(`new-machine test FAILED:\n  - ${problems.join('\n  - ')}`);
+    console.log('== new-machine test passed: the demo ended with the test passing and the Web UI link');
+  } finally {
+    // The demo leaves its server running for the Web UI link: this one is ours to stop.
+    if (serverPid) {
+      try {
+        process.kill(serverPid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
