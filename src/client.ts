@@ -6,6 +6,7 @@ import { InvalidEncryptionKey } from './codec/encryption-key';
 import { registerCancel } from './cli/commands/cancel';
 import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
+import { registerEval } from './cli/commands/eval';
 import { registerFollow } from './cli/commands/follow';
 import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
@@ -145,6 +146,7 @@ Examples:
   registerMessages(program, set);
   registerSchedule(program, set, runFlags);
   registerFork(program, set);
+  registerEval(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')
