@@ -28,7 +28,8 @@ function runFlags(command: Command): Command {
   return command
     .option('-w, --workspace <dir>', 'directory the tools may touch', process.cwd())
     .option('-m, --model <name>', 'model name (default: BAREAGENT_MODEL on the worker)')
-    .option('--system <text>', 'system prompt')
+    .option('--system <text>', "system prompt, in place of the default coding agent's")
+    .option('--append-system <text>', 'text added after the system prompt (the default or --system)')
     .addOption(new Option('--mode <mode>', 'permission mode').choices(['default', 'auto', 'plan', 'bypass']))
     .option('--allow <rule>', 'allow rule such as "bash(npm test*)" (repeatable)', collect)
     .option('--deny <rule>', 'deny rule such as "write_file(.env)" (repeatable)', collect)

@@ -69,3 +69,10 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
+
+/**
+ * The patch that reads a new run's environment (workspace listing, OS) at its start and sends the
+ * default system prompt built from it. Runs recorded before keep replaying with no default prompt.
+ * Asked only there (see readEnvironment).
+ */
+export const DEFAULT_SYSTEM_PROMPT = 'default-system-prompt';

@@ -4,12 +4,13 @@ import type { SandboxRequest } from '../common/sandbox';
 import { listMcpTools } from './mcp-tools';
 import { RUN_START_TOGETHER } from './patches';
 import { readInstructions } from './project-instructions';
+import { readEnvironment } from './run-environment';
 import { readHooks } from './run-hooks';
 import type { RunState } from './run-state';
 
 /**
- * What a new run reads from its workspace before its first turn: the MCP servers' tools, AGENTS.md
- * and the hooks. Side by side, and as local activities when the run's own worker holds the
+ * What a new run reads from its workspace before its first turn: the MCP servers' tools, AGENTS.md,
+ * the hooks and the environment of the default system prompt. Side by side, and as local activities when the run's own worker holds the
  * workspace (no `toolTaskQueue`); runs recorded before read them one after the other.
  */
 export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState): Promise<void> {
@@ -20,5 +21,12 @@ export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandb
     return;
   }
   const local = !config.toolTaskQueue;
-  [state.mcp, state.instructions, state.hooks] = await Promise.all([listMcpTools(config, sandbox, local), readInstructions(config, local), readHooks(config, local)]);
+  let environment;
+  [state.mcp, state.instructions, state.hooks, environment] = await Promise.all([
+    listMcpTools(config, sandbox, local),
+    readInstructions(config, local),
+    readHooks(config, local),
+    readEnvironment(config, local),
+  ]);
+  if (environment) state.environment = environment;
 }
