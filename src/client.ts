@@ -8,6 +8,7 @@ import { registerCancel } from './cli/commands/cancel';
 import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
 import { registerDoctor } from './cli/commands/doctor';
+import { registerEval } from './cli/commands/eval';
 import { registerFollow } from './cli/commands/follow';
 import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
@@ -31,7 +32,8 @@ function runFlags(command: Command): Command {
   return command
     .option('-w, --workspace <dir>', 'directory the tools may touch', process.cwd())
     .option('-m, --model <name>', 'model name (default: BAREAGENT_MODEL on the worker)')
-    .option('--system <text>', 'system prompt')
+    .option('--system <text>', "system prompt, in place of the default coding agent's")
+    .option('--append-system <text>', 'text added after the system prompt (the default or --system)')
     .addOption(new Option('--mode <mode>', 'permission mode').choices(['default', 'auto', 'plan', 'bypass']))
     .option('--allow <rule>', 'allow rule such as "bash(npm test*)" (repeatable)', collect)
     .option('--deny <rule>', 'deny rule such as "write_file(.env)" (repeatable)', collect)
@@ -151,6 +153,7 @@ Examples:
   registerMessages(program, set);
   registerSchedule(program, set, runFlags);
   registerFork(program, set);
+  registerEval(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')

@@ -7,6 +7,7 @@ import { runHook } from './hooks/run-hook';
 import { createReadWorkspaceSettings } from './settings/read-workspace-settings';
 import { createNotifyHuman } from './notify/notify-human';
 import { readNestedInstructions, readProjectInstructions } from './project-instructions';
+import { readRunEnvironment } from './environment/read-environment';
 import { loadForkOrigin } from './load-fork';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from '../connection/provider-config';
@@ -52,6 +53,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
+    readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),

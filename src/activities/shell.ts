@@ -12,6 +12,11 @@ export interface ShellOptions {
   sandbox: SandboxRequest;
   timeoutMs: number;
   maxChars: number;
+  /**
+   * Of `maxChars`, keep this many of the output's last characters when it is longer: the end of a
+   * test run or a build (the failures, the summary) is where its news is. Only the head when unset.
+   */
+  tailChars?: number;
   signal?: AbortSignal;
   /** Called while the command runs, so an activity can heartbeat. */
   onTick?: () => void;
@@ -25,6 +30,8 @@ export interface ShellResult {
   timedOut: boolean;
   cancelled: boolean;
   truncatedChars: number;
+  /** With `tailChars`: where in `output` the kept tail starts (the cut lies just before it). */
+  tailStart?: number;
   sandbox: SandboxKind;
   /** The two streams apart, each capped like `output` (a hook's decision is read from stdout alone). */
   stdout: string;
@@ -66,17 +73,29 @@ function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<P
       child.stdin.end(options.stdin);
     }
     let output = '';
+    let tail = '';
+    const tailChars = Math.min(options.tailChars ?? 0, options.maxChars);
+    const headChars = options.maxChars - tailChars;
     const apart = { stdout: '', stderr: '' };
     let truncatedChars = 0;
     let timedOut = false;
     let cancelled = false;
     const collect = (chunk: Buffer) => {
       const text = chunk.toString('utf8');
-      const room = options.maxChars - output.length;
+      const room = headChars - output.length;
       if (room >= text.length) output += text;
       else {
         output += text.slice(0, Math.max(0, room));
-        truncatedChars += text.length - Math.max(0, room);
+        const rest = text.slice(Math.max(0, room));
+        if (tailChars === 0) truncatedChars += rest.length;
+        else {
+          // A rolling window of the last characters, trimmed in batches so each chunk costs its own length.
+          tail += rest;
+          if (tail.length > 2 * tailChars) {
+            truncatedChars += tail.length - tailChars;
+            tail = tail.slice(-tailChars);
+          }
+        }
       }
     };
     const collectApart = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -115,7 +134,12 @@ function runProcess(prepared: PreparedCommand, options: ShellOptions): Promise<P
       options.signal?.removeEventListener('abort', onAbort);
       // Children that outlived bash (e.g. `sleep 100 &`) go with the group.
       killGroup();
-      resolve({ exitCode: code, output, timedOut, cancelled, truncatedChars, ...apart });
+      if (tail.length > tailChars) {
+        truncatedChars += tail.length - tailChars;
+        tail = tail.slice(-tailChars);
+      }
+      const kept = tailChars > 0 && (tail || truncatedChars) ? { output: output + tail, tailStart: output.length } : { output };
+      resolve({ exitCode: code, timedOut, cancelled, truncatedChars, ...kept, ...apart });
     });
   });
 }

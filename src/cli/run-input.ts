@@ -5,6 +5,7 @@ export interface RunFlags {
   workspace?: string;
   model?: string;
   system?: string;
+  appendSystem?: string;
   mode?: string;
   allow?: string[];
   deny?: string[];
@@ -45,6 +46,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     workspace: path.resolve(flags.workspace ?? process.cwd()),
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.system ? { systemPrompt: flags.system } : {}),
+    ...(flags.appendSystem ? { appendSystemPrompt: flags.appendSystem } : {}),
     ...(flags.mode ? { permissionMode: flags.mode } : {}),
     ...(flags.allow?.length || flags.deny?.length
       ? { permissionRules: { ...(flags.allow?.length ? { allow: flags.allow } : {}), ...(flags.deny?.length ? { deny: flags.deny } : {}) } }

@@ -67,7 +67,10 @@ export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
   workspace: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
+  /** Replaces the default system prompt (the environment, sandbox facts and tool conventions). */
   systemPrompt: z.string().optional(),
+  /** Added after the system prompt (the default or `systemPrompt`), before AGENTS.md. */
+  appendSystemPrompt: z.string().optional(),
   maxIterations: z.number().int().positive().max(100_000).default(200),
   permissionMode: PermissionMode.default('default'),
   permissionRules: PermissionRules.default({}),

@@ -121,4 +121,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'hooks read by every run at its start (subagents included) and workspace MCP servers listed without a question',
     state: 'active',
   },
+  {
+    id: 'default-system-prompt',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'no system prompt unless the input gave one, and no environment read at run start',
+    state: 'active',
+  },
 ];

@@ -6,6 +6,8 @@ export interface ToolRequest {
   input: unknown;
   /** How the run's commands are confined (bash); the default sandbox when absent. */
   sandbox?: SandboxRequest;
+  /** edit_file: whether the run read or wrote this file before (a miss then says so); unknown when absent. */
+  fileRead?: boolean;
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */

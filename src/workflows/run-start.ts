@@ -4,16 +4,17 @@ import type { SandboxRequest } from '../common/sandbox';
 import { listMcpTools } from './mcp-tools';
 import { RUN_START_TOGETHER, SETTINGS_SNAPSHOT } from './patches';
 import { readInstructions } from './project-instructions';
+import { readEnvironment } from './run-environment';
 import { readHooks } from './run-hooks';
 import type { RunState } from './run-state';
 import { applyWorkspaceSettings, type AskAboutSettings } from './workspace-settings';
 
 /**
  * What a new run reads from its workspace before its first turn: the workspace settings (hooks and
- * MCP servers, a snapshot the human may be asked about, see workspace-settings.ts) and AGENTS.md,
- * side by side, as local activities when the run's own worker holds the workspace (no
- * `toolTaskQueue`). Runs recorded before the snapshot read MCP tools and hooks as they went; runs
- * recorded before that, one after the other.
+ * MCP servers, a snapshot the human may be asked about, see workspace-settings.ts), AGENTS.md and the
+ * environment of the default system prompt, side by side, as local activities when the run's own
+ * worker holds the workspace (no `toolTaskQueue`). Runs recorded before the snapshot read MCP tools
+ * and hooks as they went; runs recorded before that, one after the other.
  */
 export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState, ask: AskAboutSettings): Promise<void> {
   if (!patched(RUN_START_TOGETHER)) {
@@ -24,9 +25,21 @@ export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandb
   }
   const local = !config.toolTaskQueue;
   if (patched(SETTINGS_SNAPSHOT)) {
-    const [, instructions] = await Promise.all([applyWorkspaceSettings(config, sandbox, state, local, ask), readInstructions(config, local)]);
+    const [, instructions, environment] = await Promise.all([
+      applyWorkspaceSettings(config, sandbox, state, local, ask),
+      readInstructions(config, local),
+      readEnvironment(config, local),
+    ]);
     state.instructions = instructions;
+    if (environment) state.environment = environment;
     return;
   }
-  [state.mcp, state.instructions, state.hooks] = await Promise.all([listMcpTools(config, sandbox, local), readInstructions(config, local), readHooks(config, local)]);
+  let environment;
+  [state.mcp, state.instructions, state.hooks, environment] = await Promise.all([
+    listMcpTools(config, sandbox, local),
+    readInstructions(config, local),
+    readHooks(config, local),
+    readEnvironment(config, local),
+  ]);
+  if (environment) state.environment = environment;
 }

@@ -5,6 +5,7 @@ import type { HooksConfig } from '../common/hooks';
 import type { McpCatalog } from '../common/mcp';
 import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
+import type { RunEnvironment } from '../common/run-environment';
 import type { ForkOrigin } from '../common/fork';
 import type { WorkspaceSettingsStatus } from '../common/workspace-settings';
 import type { StepRecord } from '../common/wire';
@@ -27,6 +28,7 @@ const McpCatalogShape = z.looseObject({
   servers: z.array(z.looseObject({ name: z.string(), source: z.enum(['input', 'workspace']), tools: z.array(z.looseObject({ name: z.string(), server: z.string(), tool: z.string() })) })),
 });
 const ProjectInstructionsShape = z.looseObject({ files: z.array(z.string()), text: z.string() });
+const EnvironmentShape = z.looseObject({ workspace: z.string(), os: z.string(), listing: z.string(), omitted: z.number().int().min(0) });
 const HooksShape = z.looseObject({ hooks: z.array(z.looseObject({ event: z.string(), command: z.string() })), errors: z.array(z.string()).optional() });
 const StreamState = z.looseObject({ log: z.array(z.unknown()), base_offset: z.number().int().min(0) });
 
@@ -57,6 +59,8 @@ export const RunState = z.object({
   instructions: ProjectInstructionsShape.transform((read) => read as ProjectInstructions).optional(),
   /** Directories whose AGENTS.md was looked for after the start; carried, so none is read twice. */
   instructionDirs: z.array(z.string()).optional(),
+  /** The workspace listing, OS and date read at the start of the conversation for the default system prompt; carried like `mcp`. */
+  environment: EnvironmentShape.transform((read) => read as RunEnvironment).optional(),
   /** The hooks read at the start of the conversation; carried like `mcp`. */
   hooks: HooksShape.transform((hooks) => hooks as unknown as HooksConfig).optional(),
   /** The workspace settings snapshot of the conversation's start: files and hashes, and whether they apply. */

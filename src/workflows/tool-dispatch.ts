@@ -23,6 +23,8 @@ export interface DispatchContext {
   checkPermission(name: string, input: unknown): PermissionDecision;
   /** Asks a human; resolves to whether the call may run. */
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
+  /** Whether the conversation read or wrote this file already: edit_file's miss says so when it did not. */
+  fileRead?(path: string): boolean;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** Once the guard (or a human) let the call through: the PreToolUse hooks, whose reason, if any, blocks it. */
@@ -56,7 +58,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   return toolResult(call.id, outcome.output, outcome.isError ?? false);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext): Promise<ToolOutcome> {
   const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue && patched(LOCAL_READ_TOOLS);
   const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
@@ -67,5 +69,6 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox } : {}) }]);
+  const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox } : {}), ...read }]);
 }

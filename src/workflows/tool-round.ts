@@ -8,6 +8,8 @@ import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
 import { hookBlockedResult } from '../loop/tool-results';
+import { filesSeen } from '../loop/tool-results';
+import { canonicalPath } from '../loop/workspace-path';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
@@ -80,6 +82,7 @@ export class ToolRound {
         checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+        fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
       });
       if (after ? ran : blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);

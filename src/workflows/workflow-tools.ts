@@ -64,6 +64,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
     ...(config.workspace ? { workspace: config.workspace } : {}),
     ...(config.model ? { model: config.model } : {}),
+    // The operator's additions hold for the subagents too; each builds its own default prompt for its type.
+    ...(config.appendSystemPrompt ? { appendSystemPrompt: config.appendSystemPrompt } : {}),
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
     ...(config.notify ? { notify: config.notify } : {}),
     ...(ctx.settings ? { workspaceSettings: ctx.settings } : {}),

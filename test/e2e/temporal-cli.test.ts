@@ -96,7 +96,7 @@ test('start, query status, allow by signal, query messages, result and describe'
         { type: 'tool_use', id: requestId, name: 'bash', input: { command: 'touch made-by-cli.txt' } },
       ],
     },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: requestId, content: '', is_error: false }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: requestId, content: '(no output; exit code 0)', is_error: false }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Finished with made-by-cli.txt.' }] },
   ]);
   const finalStatus = await query(workflowId, 'status');

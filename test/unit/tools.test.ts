@@ -30,7 +30,7 @@ describe('read_file', () => {
     expect(await readFile(root, args('read_file', { file_path: 'src/app.ts' }))).toBe(
       '1: const a = 1;\n2: const b = 2;\n3: export { a, b };',
     );
-    expect(await readFile(root, args('read_file', { file_path: 'src/app.ts', offset: 1, limit: 1 }))).toBe('2: const b = 2;');
+    expect(await readFile(root, args('read_file', { file_path: 'src/app.ts', offset: 1, limit: 1 }))).toBe('2: const b = 2;\n[lines 2-2 of 3; read on with offset=2]');
   });
   test('a missing file, a directory and a binary file are clear errors', async () => {
     await expect(readFile(root, args('read_file', { file_path: 'nope.txt' }))).rejects.toMatchObject({
@@ -45,7 +45,8 @@ describe('read_file', () => {
     writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(100).concat('\n').repeat(5000));
     const out = await readFile(root, args('read_file', { file_path: 'big.txt' }));
     expect(out.length).toBeLessThan(31_000);
-    expect(out).toMatch(/\[output truncated: \d+ more characters\]$/);
+    // Whole lines, the total, and where to read on.
+    expect(out).toMatch(/\n\d+: x{100}\n\[lines 1-(\d+) of 5000; read on with offset=\1\]$/);
   });
 });
 
@@ -68,7 +69,7 @@ describe('confinement', () => {
     await expect(writeFile(root, args('write_file', { file_path: 'link-out/new.txt', content: 'x' }))).rejects.toThrow(
       'a symlink leads out',
     );
-    expect(await readFile(root, args('read_file', { file_path: 'link-in/app.ts', limit: 1 }))).toBe('1: const a = 1;');
+    expect(await readFile(root, args('read_file', { file_path: 'link-in/app.ts', limit: 1 }))).toMatch(/^1: const a = 1;\n\[lines 1-1 of 3/);
   });
   test('write_file, edit_file, glob and grep refuse escapes too', async () => {
     await expect(writeFile(root, args('write_file', { file_path: '../x.txt', content: 'x' }))).rejects.toThrow('outside the workspace');
@@ -92,8 +93,8 @@ describe('confinement', () => {
   });
   test('glob lists nothing outside: not through a symlinked directory, not with ".." hidden in braces or extglobs', async () => {
     symlinkSync(outside, path.join(root, 'link-out'));
-    expect(await glob(root, args('glob', { pattern: 'link-out/*' }))).toBe('No files matched.');
-    expect(await glob(root, args('glob', { pattern: 'link-out/**' }))).toBe('No files matched.');
+    expect(await glob(root, args('glob', { pattern: 'link-out/*' }))).toBe('No files matched "link-out/*" in the workspace (.git and node_modules are not searched).');
+    expect(await glob(root, args('glob', { pattern: 'link-out/**' }))).toMatch(/^No files matched /);
     for (const pattern of ['{x,..}/**', '{a/..,..}/*', '@(..)/*', '+(..)/**']) {
       await expect(glob(root, args('glob', { pattern }))).rejects.toThrow('must stay inside the workspace');
     }
@@ -105,7 +106,7 @@ describe('symlinks that stay inside', () => {
   test('a symlinked file and a symlinked directory inside the workspace are read, written and grepped as usual', async () => {
     symlinkSync('src/app.ts', path.join(root, 'app-alias.ts'));
     symlinkSync(path.join(root, 'src'), path.join(root, 'link-in'));
-    expect(await readFile(root, args('read_file', { file_path: 'app-alias.ts', limit: 1 }))).toBe('1: const a = 1;');
+    expect(await readFile(root, args('read_file', { file_path: 'app-alias.ts', limit: 1 }))).toMatch(/^1: const a = 1;\n\[lines 1-1 of 3/);
     expect(await editFile(root, args('edit_file', { file_path: 'app-alias.ts', old_text: 'a = 1', new_text: 'a = 3' }))).toBe(
       'Edited app-alias.ts',
     );
@@ -183,12 +184,12 @@ describe('glob and grep', () => {
   test('glob lists matching files relative to the workspace', async () => {
     expect(await glob(root, args('glob', { pattern: '**/*.ts' }))).toBe('src/app.ts');
     expect(await glob(root, args('glob', { pattern: '*.ts', path: 'src' }))).toBe('src/app.ts');
-    expect(await glob(root, args('glob', { pattern: '*.py' }))).toBe('No files matched.');
+    expect(await glob(root, args('glob', { pattern: '*.py' }))).toBe('No files matched "*.py" in the workspace (.git and node_modules are not searched).');
   });
   test('grep finds lines with path and line number, filters by include', async () => {
     expect(await grep(root, args('grep', { pattern: 'const b' }))).toBe('src/app.ts:2: const b = 2;');
     expect(await grep(root, args('grep', { pattern: 'TODO|const a', include: '*.md' }))).toBe('README.md:2: TODO: write docs');
-    expect(await grep(root, args('grep', { pattern: 'zebra' }))).toBe('No matches found.');
+    expect(await grep(root, args('grep', { pattern: 'zebra' }))).toBe('No matches found for "zebra" in the workspace.');
     await expect(grep(root, args('grep', { pattern: '(' }))).rejects.toThrow('Invalid regular expression');
   });
   test('grep takes JS-flavoured patterns where RE2 has the same meaning', async () => {

@@ -44,7 +44,7 @@ test('allow_always through the update: the same call later runs unasked, another
   await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'r3', decision: 'deny' }] });
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   const results = await toolResults(handle);
-  expect([results.get('r1'), results.get('r2'), results.get('r3')]).toEqual(['', '', 'User denied.']);
+  expect([results.get('r1'), results.get('r2'), results.get('r3')]).toEqual(['(no output; exit code 0)', '(no output; exit code 0)', 'User denied.']);
   expect(existsSync(path.join(workspace, 'b.txt'))).toBe(false);
   const steps = await handle.query(stepsQuery);
   expect(steps.find((s) => s.reason === 'allowed_for_run')).toMatchObject({
@@ -93,7 +93,7 @@ test('the rule is carried across continue-as-new', async () => {
   const runs: string[] = [];
   for await (const run of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) runs.push(run.status.name);
   expect(runs.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
-  expect((await toolResults(handle)).get('c40')).toBe('');
+  expect((await toolResults(handle)).get('c40')).toBe('(no output; exit code 0)');
   const steps = await handle.query(stepsQuery);
   expect(steps.some((s) => s.reason === 'approval_timed_out')).toBe(false);
   expect((await handle.query(statusQuery)).sessionRules).toEqual(['bash(touch kept.txt)']);

@@ -151,7 +151,7 @@ describe('workflow input', () => {
     h.model.setScenario('mega-prompt', [{ text: 'Read it all.' }]);
     const prompt = 'm'.repeat(1024 * 1024);
     expect(await (await h.start({ prompt, model: 'mega-prompt', stream: false })).result()).toMatchObject({ text: 'Read it all.' });
-    expect(h.model.requestsFor('mega-prompt')[0]?.body.messages[0].content).toHaveLength(prompt.length);
+    expect(h.model.requestsFor('mega-prompt')[0]?.body.messages.find((m: { role: string }) => m.role === 'user').content).toHaveLength(prompt.length);
   });
 
   test('input as raw bytes (--input-meta encoding=binary/plain) fails as InvalidInput too', async () => {
@@ -373,11 +373,12 @@ describe('tool input through the workflow', () => {
     expect(content('ok4')).toBe('2: two\n3: three');
     expect(content('bin')).toBe('Error: ToolError: Binary file, not shown: blob.bin');
     expect(content('huge').length).toBeLessThan(30_200);
-    expect(content('huge')).toMatch(/\[output truncated: \d+ more characters\]\n\[file truncated: only the first 10485760 bytes read\]$/);
-    expect(content('grep-huge')).toBe('No matches found.\n[1 files over 1 MB skipped]');
+    expect(content('huge')).toMatch(/\[lines 1-\d+ of at least \d+; read on with offset=\d+\]\n\[file truncated: only the first 10485760 bytes read\]$/);
+    expect(content('grep-huge')).toBe('No matches found for "hhhh" in the workspace.\n[1 files over 1 MB skipped]');
     expect(content('yes')).toMatch(/^Error: command timed out after 2 seconds\ny\ny\n/);
     expect(content('yes').length).toBeLessThan(30_200);
-    expect(content('yes')).toMatch(/\[output truncated: \d+ more characters\]$/);
+    // Head and tail, with how much was cut between them.
+    expect(content('yes')).toMatch(/\n\[output truncated: \d+ characters cut here; the last lines follow\]\ny\n/);
     expect(byId.get('noise')?.is_error).toBe(false);
     expect(content('noise').length).toBeLessThan(30_200);
     // The caps keep the history small: no result carried megabytes into it.

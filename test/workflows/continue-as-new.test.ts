@@ -31,6 +31,10 @@ test('a run of well over 100 iterations continues as new several times and its s
 
   const messages = await handle.query(messagesQuery);
   expect(messages[0]).toEqual({ role: 'user', content: 'a long task' });
+  // The default system prompt's environment was read by the first run and carried to the later ones.
+  const sent = h.model.requestsFor('long').map((r) => r.body.messages.find((m: { role: string }) => m.role === 'system')?.content);
+  expect(sent[0]).toMatch(/^You are BareAgent/);
+  expect(new Set(sent).size).toBe(1);
   expect(messages.filter((m) => m.role === 'assistant')).toHaveLength(ITERATIONS + 1);
   expect(messages.some((m) => m.content === 'a follow-up that crosses runs')).toBe(true);
   // The job started in the first run reported to a later one.

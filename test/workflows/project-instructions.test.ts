@@ -34,15 +34,18 @@ test('CLAUDE.md when there is no AGENTS.md; capped at 32 KiB', async () => {
   const { status, system } = await run(h.workspace({ 'CLAUDE.md': 'x'.repeat(40_000) }));
   expect(status.projectInstructions).toEqual({ files: ['CLAUDE.md'], truncated: true });
   expect(system(0)).toContain(`${'x'.repeat(32 * 1024)}\n[truncated: ${40_000 - 32 * 1024} more characters]`);
-  expect(system(0)?.length).toBeLessThan(33_500);
+  const instructions = system(0)?.slice(system(0)?.indexOf('# Project instructions'));
+  expect(instructions?.length).toBeLessThan(33_500);
 });
 
-test('projectInstructions: false leaves it out; no file, no system prompt added', async () => {
+test('projectInstructions: false leaves it out; no file, nothing added to the default prompt', async () => {
   const off = await run(h.workspace({ 'AGENTS.md': 'secret sauce' }), { projectInstructions: false });
-  expect(off.system(0)).toBeUndefined();
+  expect(off.system(0)).not.toContain('secret sauce');
+  expect(off.system(0)).not.toContain('# Project instructions');
   expect(off.status.projectInstructions).toBeUndefined();
   const none = await run(h.workspace());
-  expect(none.system(0)).toBeUndefined();
+  expect(none.system(0)).toMatch(/^You are BareAgent/);
+  expect(none.system(0)).not.toContain('# Project instructions');
   expect(none.status.projectInstructions).toEqual({ files: [] });
 });
 
@@ -52,7 +55,8 @@ test('an AGENTS.md symlink that leads out of the workspace is refused, and the r
   const workspace = h.workspace();
   symlinkSync(outside, path.join(workspace, 'AGENTS.md'));
   const { status, system } = await run(workspace);
-  expect(system(0)).toBeUndefined();
+  expect(system(0)).not.toContain('worker-private-content');
+  expect(system(0)).not.toContain('# Project instructions');
   expect(status.projectInstructions).toMatchObject({ files: [], error: expect.stringContaining('outside the workspace') });
 });
 
@@ -67,8 +71,11 @@ test("a directory's AGENTS.md joins the system prompt once the run first touches
   const handle = await h.start({ prompt: 'Work', model: scenario, workspace, stream: false });
   await handle.result();
   const system = (i: number) => h.model.requestsFor(scenario)[i]?.body.messages.find((m: { role: string }) => m.role === 'system')?.content as string;
-  expect(system(0)).toBe('# Project instructions (AGENTS.md)\n\nRoot rule.');
-  expect(system(1)).toBe('# Project instructions (AGENTS.md, pkg/AGENTS.md)\n\nRoot rule.\n\n## pkg/AGENTS.md\n\nPkg rule: use tabs.');
+  // After the default prompt, which stays the same from turn to turn.
+  const base = system(0).split('\n\n# Project instructions')[0] ?? '';
+  expect(base).toMatch(/^You are BareAgent/);
+  expect(system(0)).toBe(`${base}\n\n# Project instructions (AGENTS.md)\n\nRoot rule.`);
+  expect(system(1)).toBe(`${base}\n\n# Project instructions (AGENTS.md, pkg/AGENTS.md)\n\nRoot rule.\n\n## pkg/AGENTS.md\n\nPkg rule: use tabs.`);
   expect(system(2)).toBe(system(1));
   expect((await handle.query(statusQuery)).projectInstructions).toEqual({ files: ['AGENTS.md', 'pkg/AGENTS.md'] });
   // One reading for pkg and pkg/sub; the same directories again, or a path outside, read nothing.

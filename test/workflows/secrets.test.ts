@@ -201,7 +201,7 @@ test('no file tool reaches outside the workspace: a sweep of escapes through the
     const label = `${attempt.name}(${JSON.stringify(attempt.arguments)}) -> ${JSON.stringify(result.content)}`;
     if (result.content.includes(mark)) return [`LEAKED ${label}`];
     if (attempt.expect === 'error' && !(result.is_error && /outside the workspace|must stay inside the workspace/.test(result.content))) return [label];
-    if (attempt.expect === 'empty' && !/^(No files matched\.|No matches found\.)$/.test(result.content)) return [label];
+    if (attempt.expect === 'empty' && !/^(No files matched |No matches found for )[^\n]*\.$/.test(result.content)) return [label];
     return [];
   });
   expect(unexpected).toEqual([]);

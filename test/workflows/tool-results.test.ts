@@ -74,7 +74,7 @@ test('each row of the seed table, in one response, handled in order', async () =
       { type: 'tool_result', tool_use_id: 'b', content: 'Unknown tool: launch_rocket', is_error: true },
       { type: 'tool_result', tool_use_id: 'c', content: 'Error: FileNotFoundError: No such file or directory: missing.txt', is_error: true },
       { type: 'tool_result', tool_use_id: 'd', content: 'config.toml', is_error: false },
-      { type: 'tool_result', tool_use_id: 'e', content: '', is_error: false },
+      { type: 'tool_result', tool_use_id: 'e', content: '(no output; exit code 0)', is_error: false },
     ],
   });
 });
@@ -99,4 +99,28 @@ test('arguments the model got wrong become error results naming the problem, and
     name: 'read_file',
     input: '{"file_path": "config.toml"',
   });
+});
+
+test('an edit_file miss tells whether the run read the file: not before read_file, no longer after it', async () => {
+  const { messages } = await resultsOf(
+    [
+      { id: 'e1', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "y"', new_text: 'name = "z"' } },
+      { id: 'r1', name: 'read_file', arguments: { file_path: './config.toml' } },
+      { id: 'e2', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "y"', new_text: 'name = "z"' } },
+    ],
+    { permissionMode: 'auto' },
+  );
+  const results = messages[2]?.content as Array<{ content: string; is_error: boolean }>;
+  expect(results[0]).toEqual({
+    type: 'tool_result',
+    tool_use_id: 'e1',
+    is_error: true,
+    content: [
+      'Error: ToolError: old_text not found in file config.toml.',
+      'You have not read config.toml in this run: call read_file on it first and copy old_text from its output.',
+      'The closest lines (2-2):',
+      '1: [provider]\n2: name = "x"\n3: ',
+    ].join('\n'),
+  });
+  expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines \(2-2\):/);
 });

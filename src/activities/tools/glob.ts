@@ -23,7 +23,7 @@ export async function glob(root: string, args: ToolArgs<'glob'>): Promise<string
   // Whatever the pattern's syntax, only files that really are inside the workspace are listed:
   // a symlinked directory that leads out (`link/*`) is walked by fast-glob, its files are not shown.
   const inside = matches.filter((match) => isReallyInside(root, path.join(base, match)));
-  if (inside.length === 0) return 'No files matched.';
+  if (inside.length === 0) return `No files matched ${JSON.stringify(args.pattern)} in ${displayPath(root, base) === '.' ? 'the workspace' : displayPath(root, base)} (.git and node_modules are not searched).`;
   const shown = inside
     .map((match) => displayPath(root, path.join(base, match)))
     .sort()

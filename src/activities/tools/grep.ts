@@ -57,7 +57,7 @@ export async function grep(root: string, args: ToolArgs<'grep'>): Promise<string
   if (scan.lines.length >= MAX_GREP_MATCHES) notes.push(`[stopped at ${MAX_GREP_MATCHES} matches]`);
   if (stoppedEarly) notes.push(`[stopped after reading ${MAX_GREP_TOTAL_BYTES / (1024 * 1024)} MB: narrow path or include]`);
   if (scan.skipped) notes.push(`[${scan.skipped} files over 1 MB skipped]`);
-  if (scan.lines.length === 0) return ['No matches found.', ...notes].join('\n');
+  if (scan.lines.length === 0) return [`No matches found for ${JSON.stringify(args.pattern)} in ${shownBase === '.' ? 'the workspace' : shownBase}${args.include ? ` (files named ${args.include})` : ''}.`, ...notes].join('\n');
   return capOutput([...scan.lines, ...notes].join('\n'));
 }
 

@@ -1,5 +1,7 @@
 /** No single tool result may blow up the history: outputs are cut here. */
 export const MAX_TOOL_OUTPUT_CHARS = 30_000;
+/** Of a bash result's characters, this many come from the end of a long output (failures and summaries are there). */
+export const BASH_TAIL_CHARS = 10_000;
 export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
 /** edit_file reads the whole file into memory and writes it back: bounded like read_file. */
 export const MAX_EDIT_FILE_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,5 @@
+function formatAge(age) {
+  return age + ' years';
+}
+
+module.exports = { formatAge };

@@ -1,0 +1,9 @@
+function max(values) {
+  return Math.max(...values);
+}
+
+function min(values) {
+  return Math.min(...values);
+}
+
+module.exports = { min };

@@ -1,0 +1,94 @@
+/**
+ * Why an edit_file's old_text was not found, written for the model to recover with: the usual
+ * causes (read_file's line-number prefixes copied along, whitespace that differs, text guessed
+ * without reading the file) and the lines of the file closest to what it sent, numbered as
+ * read_file numbers them, so the next call can copy them exactly.
+ */
+
+/** Beyond this many comparisons the closest lines are not looked for: a miss must stay cheap on a huge file. */
+const MAX_COMPARISONS = 400_000;
+const MAX_WINDOW_LINES = 30;
+const CONTEXT_LINES = 2;
+const MAX_SHOWN_LINE_CHARS = 200;
+
+const LINE_PREFIX = /^\s*\d+: /;
+
+export interface MissContext {
+  filePath: string;
+  /** false when the run has not read (or written) this file: the model guessed its content. */
+  read?: boolean;
+}
+
+export function describeMiss(text: string, oldText: string, context: MissContext): string {
+  const lines = text.split('\n');
+  const wanted = oldText.split('\n');
+  const parts = [`old_text not found in file ${context.filePath}.`];
+  if (context.read === false) {
+    parts.push(`You have not read ${context.filePath} in this run: call read_file on it first and copy old_text from its output.`);
+  }
+  const prefixed = wanted.filter((line) => line.trim() !== '');
+  if (prefixed.length > 0 && prefixed.every((line) => LINE_PREFIX.test(line))) {
+    const stripped = wanted.map((line) => line.replace(LINE_PREFIX, '')).join('\n');
+    parts.push(
+      text.includes(stripped)
+        ? 'old_text has read_file\'s line-number prefixes ("12: "): they are not part of the file. Send the same text without them.'
+        : 'old_text has read_file\'s line-number prefixes ("12: "): they are not part of the file. Leave them out.',
+    );
+  }
+  const squeezed = (value: string) => value.replace(/\s+/g, ' ').trim();
+  const near = closestLines(lines, wanted);
+  if (near) {
+    const sameButSpace = squeezed(lines.slice(near.start, near.end).join('\n')) === squeezed(wanted.join('\n'));
+    parts.push(sameButSpace ? `Lines ${near.start + 1}-${near.end} match it except for whitespace (indentation, line ends); copy them exactly:` : `The closest lines (${near.start + 1}-${near.end}):`);
+    const from = Math.max(0, near.start - CONTEXT_LINES);
+    const to = Math.min(lines.length, near.end + CONTEXT_LINES);
+    parts.push(lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cut(line)}`).join('\n'));
+  } else if (lines.length > 0) {
+    parts.push(`The file has ${lines.length} lines; read it with read_file to see what it holds.`);
+  }
+  return parts.join('\n');
+}
+
+function cut(line: string): string {
+  return line.length > MAX_SHOWN_LINE_CHARS ? `${line.slice(0, MAX_SHOWN_LINE_CHARS)}…` : line;
+}
+
+/** The window of the file's lines most like old_text's lines, compared line by line on their character pairs. */
+function closestLines(lines: string[], wanted: string[]): { start: number; end: number } | undefined {
+  const probe = wanted.slice(0, MAX_WINDOW_LINES).map((line) => line.replace(LINE_PREFIX, ''));
+  const size = Math.min(probe.length, lines.length);
+  if (size === 0 || lines.length * size > MAX_COMPARISONS) return undefined;
+  const probeGrams = probe.map(pairs);
+  const lineGrams = lines.map(pairs);
+  let best = { start: -1, score: 0 };
+  for (let start = 0; start + size <= lines.length; start++) {
+    let score = 0;
+    for (let i = 0; i < size; i++) score += dice(probeGrams[i] as Map<string, number>, lineGrams[start + i] as Map<string, number>);
+    if (score > best.score) best = { start, score };
+  }
+  // Nothing alike at all (under a fifth of the pairs shared): showing random lines would mislead.
+  if (best.start < 0 || best.score / size < 0.2) return undefined;
+  return { start: best.start, end: best.start + size };
+}
+
+function pairs(line: string): Map<string, number> {
+  const text = line.trim().replace(/\s+/g, ' ');
+  const grams = new Map<string, number>();
+  for (let i = 0; i + 1 < text.length; i++) {
+    const gram = text.slice(i, i + 2);
+    grams.set(gram, (grams.get(gram) ?? 0) + 1);
+  }
+  if (text.length === 1) grams.set(text, 1);
+  return grams;
+}
+
+/** Sørensen-Dice on character pairs: 1 for the same line, 0 for lines with no pair in common. */
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let total = 0;
+  for (const n of a.values()) total += n;
+  for (const n of b.values()) total += n;
+  if (total === 0) return a.size === 0 && b.size === 0 ? 1 : 0;
+  let shared = 0;
+  for (const [gram, n] of a) shared += Math.min(n, b.get(gram) ?? 0);
+  return (2 * shared) / total;
+}

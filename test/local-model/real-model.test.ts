@@ -1,0 +1,118 @@
+import { decidePermissionUpdate, statusQuery, stepsQuery } from '../../src/common/contract';
+import type { RunEvent } from '../../src/common/events';
+import { startLocalModelServer, type LocalModelServer } from '../../src/testing/local-model';
+import { collectEvents } from '../support/events';
+import { Harness } from '../support/harness';
+
+/**
+ * A real model through real durable runs: Qwen2.5-Coder-1.5B on llama.cpp's own server
+ * (xllamacpp, prebuilt), the real dev server, real tools in the sandbox. So small a model does
+ * not always solve a task, so what is held here is what the runtime owes it: every request is
+ * accepted, its tool calls arrive as calls and run (a read, an edit, a bash a human approved),
+ * tokens are counted, and the repeated-failure detector stops a call that keeps failing.
+ * Whether the model solved the task is printed (EVALS.md measures that).
+ */
+let server: LocalModelServer;
+let h: Harness;
+const notes: string[] = [];
+
+beforeAll(async () => {
+  const started = Date.now();
+  server = await startLocalModelServer({ log: (line) => console.error(`[local model] ${line}`) });
+  notes.push(`server ready in ${Date.now() - started} ms`);
+  h = await Harness.create();
+  await h.startWorker({ modelBaseURL: server.baseURL, requestTimeoutMs: 10 * 60_000 });
+}, 30 * 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await server?.stop();
+  process.stderr.write(`[local model] ${notes.join('; ')}\n`);
+});
+
+const GREET = "// Greets a person by name.\nfunction greet(name) {\n  // TODO: greet the person, not the world\n  return 'Hello, world!';\n}\n\nmodule.exports = { greet };\n";
+const TEST = "const assert = require('node:assert');\nconst { greet } = require('./src/greet');\n\nassert.strictEqual(greet('Ada'), 'Hello, Ada!');\nconsole.log('1 passed, 0 failed');\n";
+
+type ToolCallEvent = Extract<RunEvent, { type: 'tool_call' }>;
+type ToolResultEvent = Extract<RunEvent, { type: 'tool_result' }>;
+const toolCalls = (events: RunEvent[]) => events.filter((e): e is ToolCallEvent => e.type === 'tool_call');
+const toolResults = (events: RunEvent[]) => events.filter((e): e is ToolResultEvent => e.type === 'tool_result');
+
+async function ending(result: Promise<unknown>): Promise<string> {
+  return result.then(
+    () => 'completed',
+    (err: Error & { cause?: Error }) => `failed: ${err.cause?.message ?? err.message}`,
+  );
+}
+
+test('the demo task: the model reads, edits and runs a bash command a human approves, every request accepted', async () => {
+  const started = Date.now();
+  const handle = await h.start({
+    prompt: 'fix src/greet.js so node test.js passes, then run it',
+    model: server.model,
+    workspace: h.workspace({ 'src/greet.js': GREET, 'test.js': TEST }),
+    maxIterations: 12,
+    modelSettings: { maxOutputTokens: 512, temperature: 0 },
+    acceptance: { command: 'node test.js' },
+  });
+  // The human: every question (bash asks in the default mode) is approved as soon as it appears.
+  const approved: string[] = [];
+  let open = true;
+  const approver = (async () => {
+    while (open) {
+      const status = await handle.query(statusQuery).catch(() => undefined);
+      for (const request of status?.pendingPermissions ?? []) {
+        if (approved.includes(request.requestId)) continue;
+        approved.push(request.requestId);
+        await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: request.requestId, decision: 'allow' }] }).catch(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  const events = await collectEvents(h.client, handle.workflowId);
+  const outcome = await ending(handle.result());
+  open = false;
+  await approver;
+  const steps = await handle.query(stepsQuery);
+  const status = await handle.query(statusQuery);
+  const calls = toolCalls(events);
+  const results = toolResults(events);
+  notes.push(`demo task: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, tools ${calls.map((c) => c.name).join(',')}, ${approved.length} approvals`);
+
+  // No model request was refused: a refusal fails the model activity and so the run, with the status.
+  expect(outcome).not.toMatch(/\b400\b|Failed to parse grammar/i);
+  // The model's tool calls reached the loop as calls (llama.cpp parsed its fenced JSON), and each ran.
+  expect(calls.length).toBeGreaterThan(0);
+  expect(results.map((r) => r.id).sort()).toEqual(calls.map((c) => c.id).sort());
+  const names = new Set(calls.map((c) => c.name));
+  expect(['read_file', 'grep', 'glob'].some((name) => names.has(name))).toBe(true);
+  expect(['edit_file', 'write_file'].some((name) => names.has(name))).toBe(true);
+  // A bash call asked, the human said yes, and it ran (its result is not the denial).
+  expect(approved.length).toBeGreaterThan(0);
+  expect(results.filter((r) => r.name === 'bash').some((r) => r.preview !== 'User denied.')).toBe(true);
+  // Tokens counted from what llama.cpp reports in its streams.
+  expect(status.usage.inputTokens).toBeGreaterThan(1000);
+  expect(status.usage.outputTokens).toBeGreaterThan(0);
+});
+
+test('the repeated-failure detector stops a call that keeps failing the same way', async () => {
+  const handle = await h.start({
+    prompt: 'Use edit_file on notes.txt to replace the text "banana" with "apple". Do nothing else. If it fails, make exactly the same edit_file call again.',
+    model: server.model,
+    workspace: h.workspace({ 'notes.txt': 'cherry\n' }),
+    maxIterations: 6,
+    permissionMode: 'auto',
+    repeatedFailure: { warnAt: 1, stopAt: 2 },
+    modelSettings: { maxOutputTokens: 256, temperature: 0 },
+  });
+  const outcome = await ending(handle.result());
+  const steps = await handle.query(stepsQuery);
+  notes.push(`loop detector: ${outcome}, reasons ${steps.map((s) => s.reason).join(',')}`);
+  expect(outcome).not.toMatch(/\b400\b|Failed to parse grammar/i);
+  expect(steps.some((s) => s.tools.includes('edit_file'))).toBe(true);
+  // The detector's contract on real traffic: once warned, the same failing edit again ends the run.
+  const warnedAt = steps.findIndex((s) => s.reason.includes('repeated_failure_warned'));
+  if (warnedAt >= 0 && steps.slice(warnedAt + 1).some((s) => s.tools.includes('edit_file'))) {
+    expect(steps.at(-1)?.reason).toMatch(/^stop:(REPEATED_FAILURE|repeated_failure)$/);
+  }
+});

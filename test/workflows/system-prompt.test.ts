@@ -1,0 +1,76 @@
+import { realpathSync } from 'node:fs';
+import { byPrompt } from '../support/by-prompt';
+import { Harness } from '../support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+const systemOf = (request: { body: { messages: Array<{ role: string; content: unknown }> } } | undefined) =>
+  request?.body.messages.find((m) => m.role === 'system')?.content as string | undefined;
+
+async function run(input: Record<string, unknown>, files: Record<string, string> = { 'greet.js': 'x', 'src/a.js': 'y' }) {
+  const scenario = `sys-${Math.random()}`;
+  h.model.setScenario(scenario, [{ toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'created-later.txt', content: 'z' } }] }, { text: 'Done.' }]);
+  const workspace = h.workspace(files);
+  const handle = await h.start({ prompt: 'Work', model: scenario, workspace, stream: false, permissionMode: 'auto', ...input });
+  await handle.result();
+  return { workspace, handle, requests: h.model.requestsFor(scenario) };
+}
+
+test('every turn sends the default prompt, built from the workspace as it stood at run start', async () => {
+  const { workspace, handle, requests } = await run({});
+  const first = systemOf(requests[0]);
+  expect(first).toMatch(/^You are BareAgent, a coding agent/);
+  expect(first).toContain(`- Workspace: ${realpathSync(workspace)}`);
+  expect(first).toContain('# Workspace at run start\nsrc/\n  a.js\ngreet.js');
+  expect(first).toContain(`- Date: ${new Date().toISOString().slice(0, 10)}`);
+  expect(first).toContain('network none; workspace writable');
+  expect(first).toContain('Permission mode auto');
+  // Read once, at the start: the file written in the first turn is not in the second turn's prompt.
+  expect(systemOf(requests[1])).toBe(first);
+  expect(first).not.toContain('created-later');
+  const history = await handle.fetchHistory();
+  const localActivities = (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return [];
+    return [(JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString()) as { activity_type: string }).activity_type];
+  });
+  expect(localActivities.filter((name) => name === 'readRunEnvironment')).toHaveLength(1);
+});
+
+test('systemPrompt replaces the default (nothing is listed); appendSystemPrompt adds to either', async () => {
+  const replaced = await run({ systemPrompt: 'Be brief.' });
+  expect(systemOf(replaced.requests[0])).toBe('Be brief.');
+  const history = JSON.stringify(await replaced.handle.fetchHistory());
+  expect(history).not.toContain('readRunEnvironment');
+  const both = await run({ systemPrompt: 'Be brief.', appendSystemPrompt: 'Always say hi.' });
+  expect(systemOf(both.requests[0])).toBe('Be brief.\n\nAlways say hi.');
+  const appended = await run({ appendSystemPrompt: 'Always say hi.' }, { 'AGENTS.md': 'Use tabs.' });
+  const sent = systemOf(appended.requests[0]) ?? '';
+  expect(sent).toMatch(/^You are BareAgent/);
+  // Order: the default, the operator's addition, then the workspace's AGENTS.md.
+  expect(sent).toMatch(/How to work[\s\S]*\n\nAlways say hi\.\n\n# Project instructions \(AGENTS\.md\)\n\nUse tabs\.$/);
+});
+
+test('a subagent gets the prompt of its type', async () => {
+  h.model.setScenario(
+    'sys-sub',
+    byPrompt({
+      'Look around': [{ toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Find the entry point', agent_type: 'explore' } }] }, { text: 'Found it.' }],
+      'Find the entry point': [{ text: 'greet.js' }],
+    }),
+  );
+  const handle = await h.start({ prompt: 'Look around', model: 'sys-sub', workspace: h.workspace({ 'greet.js': 'x' }), stream: false, appendSystemPrompt: 'Operator note.' });
+  await handle.result();
+  const child = h.model.requestsFor('sys-sub').find((r) => r.body.messages.some((m: { content: unknown }) => m.content === 'Find the entry point'));
+  const sent = systemOf(child) ?? '';
+  expect(sent).toMatch(/^You are a subagent of BareAgent, a read-only explorer/);
+  expect(sent).toContain('workspace read-only');
+  expect(sent).toContain('Permission mode plan');
+  expect(sent).not.toContain('edit_file');
+  expect(sent).toMatch(/\n\nOperator note\.$/);
+});
