@@ -23,9 +23,19 @@ export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
 export const ContentBlock = z.discriminatedUnion('type', [TextBlock, ToolUseBlock, ToolResultBlock]);
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
+/**
+ * A reasoning model's thinking, as its provider returned it and under the field it used
+ * (`reasoning_content`: DeepSeek, llama.cpp, vLLM; `reasoning`: OpenRouter, Ollama), so it can be
+ * sent back with the assistant message where the provider requires it.
+ */
+export const Reasoning = z.object({ field: z.enum(['reasoning_content', 'reasoning']), text: z.string() });
+export type Reasoning = z.infer<typeof Reasoning>;
+
 export const Message = z.object({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.union([z.string(), z.array(ContentBlock)]),
+  /** On an assistant message: the reasoning that came with it. */
+  reasoning: Reasoning.optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -60,6 +70,10 @@ export interface LLMResponse {
   toolCallsShown?: boolean;
   /** The provider reported no usage (a local server's stream, say): `usage` is zero, not a count. */
   usageMissing?: true;
+  /** How many of `toolCalls` the provider left as text in the reply and the activity recovered. */
+  recoveredToolCalls?: number;
+  /** The reasoning the provider returned beside the text, if any. */
+  reasoning?: Reasoning;
 }
 
 /** The seed's `response.to_message()`. */
@@ -69,7 +83,7 @@ export function responseToMessage(response: LLMResponse): Message {
   for (const call of response.toolCalls) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
   }
-  return { role: 'assistant', content };
+  return { role: 'assistant', content, ...(response.reasoning ? { reasoning: response.reasoning } : {}) };
 }
 
 export function isToolResultMessage(message: Message): boolean {

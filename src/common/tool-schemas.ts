@@ -37,6 +37,7 @@ export const toolSchemas = {
     timeout: z.number().positive().max(3600).default(30).describe('Seconds before the job is killed'),
     task_id: z
       .string()
+      // Spelled out, not \w: grammar-constrained servers (llama.cpp) cannot compile escape classes.
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'must be 1-64 letters, digits, ".", "_" or "-"' })
       .optional()
       .describe('A name for the job (default: job-<n>)'),

@@ -96,6 +96,8 @@ export interface StepRecord {
   message_count?: number;
   /** The provider reported no usage for this step's model call: its tokens are an estimate. */
   usage_estimated?: true;
+  /** Tool calls of this step's reply that the provider left as text and were recovered from it. */
+  recovered_tool_calls?: number;
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

@@ -36,6 +36,11 @@ export interface ScriptStep {
    * did not give). In their text, `{{lastToolResult}}` is that result's first line.
    */
   ifLastToolResult?: { matches: string; then: ScriptStep; otherwise: ScriptStep };
+  /** A reasoning model's thinking, sent beside the text under `reasoningField` (default `reasoning_content`), streamed first. */
+  reasoning?: string;
+  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** Refuse a request that sets `max_tokens` with OpenAI's 400 naming `max_completion_tokens` (the step is not used up). */
+  refuseMaxTokens?: boolean;
 }
 
 export interface RecordedRequest {
@@ -120,6 +125,11 @@ export class ScriptedModelServer {
     if (!step) {
       return sendError(res, 500, `scripted model server: scenario "${scenario}" ran out of responses at request #${index + 1}`);
     }
+    if (step.refuseMaxTokens && body.max_tokens !== undefined) {
+      this.served.set(scenario, index);
+      const message = "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+      return sendError(res, 400, message, undefined, 'max_tokens');
+    }
     if (step.hang) return; // the socket stays open until the client gives up
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.status) return sendError(res, step.status, step.errorMessage ?? `scripted error ${step.status}`, step.headers);
@@ -197,7 +207,12 @@ function completion(model: string, step: ScriptStep, usage: { prompt_tokens: num
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: step.text ?? step.chunks?.join('') ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: 'assistant',
+          content: step.text ?? step.chunks?.join('') ?? null,
+          ...(step.reasoning ? { [step.reasoningField ?? 'reasoning_content']: step.reasoning } : {}),
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: step.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop'),
       },
     ],
@@ -222,6 +237,9 @@ async function streamAnswer(
   const toolCalls = toolCallsOf(step);
   const base = { id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   const chunks: object[] = [];
+  for (const thought of splitText(step.reasoning ?? '')) {
+    chunks.push({ ...base, choices: [{ index: 0, delta: { [step.reasoningField ?? 'reasoning_content']: thought }, finish_reason: null }] });
+  }
   for (const delta of step.chunks ?? splitText(step.text ?? '')) {
     chunks.push({ ...base, choices: [{ index: 0, delta: { content: delta }, finish_reason: null }] });
   }

@@ -81,6 +81,7 @@ export class ModelTurn {
       return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
     }
     this.tokenAnchor = { array: sent, sentCount, inputTokens: called.value.usage.inputTokens };
+    if (called.value.recoveredToolCalls) state.recoveredToolCallsPending = called.value.recoveredToolCalls;
     return called.value;
   }
 

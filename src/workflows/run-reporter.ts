@@ -40,8 +40,14 @@ export class RunReporter {
   private recordStep(reason: string, before: BudgetSnapshot, evidence: number, calls: ToolCall[], detail?: string, sandbox?: string): StepRecord {
     const stepId = (this.state.steps.at(-1)?.step_id ?? 0) + 1;
     const computed = stepRecord({ stepId, reason, before, after: this.budget(), evidence, calls, detail, sandbox, messageCount: this.state.messages.length });
-    const record: StepRecord = this.state.usageEstimatePending ? { ...computed, usage_estimated: true } : computed;
+    const recovered = this.state.recoveredToolCallsPending;
+    const record: StepRecord = {
+      ...computed,
+      ...(this.state.usageEstimatePending ? { usage_estimated: true as const } : {}),
+      ...(recovered ? { recovered_tool_calls: recovered } : {}),
+    };
     this.state.usageEstimatePending = false;
+    if (recovered) delete this.state.recoveredToolCallsPending;
     this.state.steps.push(record);
     this.publish({ type: 'step', record });
     return record;

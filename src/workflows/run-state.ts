@@ -74,6 +74,8 @@ export const RunState = z.object({
   usageEstimated: z.boolean().optional(),
   /** The next step record gets `usage_estimated: true`: its model call's usage was estimated. */
   usageEstimatePending: z.boolean().optional(),
+  /** The next step record gets `recovered_tool_calls`: its reply's calls were recovered from text. */
+  recoveredToolCallsPending: z.number().int().min(0).optional(),
   /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
   sessionRules: z.array(z.string()).optional(),
   /** How many runs of this conversation came before (continue-as-new count). */

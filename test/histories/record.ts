@@ -401,6 +401,19 @@ export const recordings: Recording[] = [
     firstRun: true,
   },
   {
+    // The default system prompt: the environment read at run start, an edit that misses first (the
+    // file not read yet), then read, edited and answered; with an operator's appendSystemPrompt.
+    name: 'default-system-prompt',
+    files: { 'greet.js': "module.exports = (name) => 'Hello ' + name;\n", 'AGENTS.md': 'Run node test.js.\n' },
+    scenario: [
+      { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'greet.js', old_text: "'Hi ' + name", new_text: "'Hello, ' + name" } }] },
+      { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'greet.js' } }] },
+      { toolCalls: [{ id: 'e2', name: 'edit_file', arguments: { file_path: 'greet.js', old_text: "'Hello ' + name", new_text: "'Hello, ' + name" } }] },
+      { text: 'Fixed greet.js.' },
+    ],
+    input: (workspace) => ({ prompt: 'Fix greet.js', model: 'm', workspace, permissionMode: 'auto', appendSystemPrompt: 'Keep answers short.' }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),

@@ -13,6 +13,9 @@ import { TextBatcher } from './text-batcher';
 import { settingsBody } from './settings-body';
 import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
 import { TranscriptCache } from './transcript-cache';
+import { recoverToolCalls } from './recover-tool-calls';
+import { reasoningOf } from './reasoning';
+import { TokenLimitField } from './token-limit-field';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
 const HEARTBEAT_EVERY_MS = 2_000;
@@ -20,6 +23,7 @@ const HEARTBEAT_EVERY_MS = 2_000;
 const PUBLISH_EVERY_MS = 200;
 
 export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
+  const tokenLimitField = new TokenLimitField();
   const client = new OpenAI({
     apiKey: config.apiKey ?? 'unused-local-key',
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
@@ -36,15 +40,16 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
         'ModelNotConfigured',
       );
     }
-    const body = {
+    const asked = {
       model,
       messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
       ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
       ...settingsBody(request.settings),
     } as Body;
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
-    try {
-      if (!request.stream) return await callOnce(client, body);
+    const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
+    const send = async (body: Body): Promise<LLMResponse> => {
+      if (!request.stream) return withRecoveredCalls(await callOnce(client, body), known);
       await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: `${PUBLISH_EVERY_MS} milliseconds` });
       const events = streamClient.topic<RunEvent>(EVENTS_TOPIC);
       const batcher = new TextBatcher((event) => events.publish(event, { forceFlush: true }), PUBLISH_EVERY_MS);
@@ -52,9 +57,20 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
       try {
-        return await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat());
+        return withRecoveredCalls(await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat()), known);
       } finally {
         batcher.flush();
+      }
+    };
+    try {
+      const body = tokenLimitField.forModel(model, asked);
+      try {
+        return await send(body);
+      } catch (err) {
+        // Asked once per worker and model: the 400 that refuses max_tokens, then the other name from then on.
+        const renamed = tokenLimitField.afterRefusal(model, body, err);
+        if (!renamed) throw err;
+        return await send(renamed);
       }
     } catch (err) {
       throw toProviderFailure(err);
@@ -64,13 +80,23 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
   };
 }
 
+/** A reply with no tool calls whose text holds some (src/activities/model/recover-tool-calls.ts): the calls, marked. */
+function withRecoveredCalls(response: LLMResponse, known: ReadonlySet<string>): LLMResponse {
+  if (response.toolCalls.length > 0) return response;
+  const recovered = recoverToolCalls(response.text, known);
+  if (!recovered) return response;
+  return { ...response, text: recovered.text, toolCalls: recovered.calls, recoveredToolCalls: recovered.calls.length, finishReason: 'tool_calls' };
+}
+
 type Body = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
 async function callOnce(client: OpenAI, body: Body): Promise<LLMResponse> {
   const completion = await client.chat.completions.create({ ...body, stream: false });
   const choice = completion.choices[0];
   const message = choice?.message;
+  const reasoning = reasoningOf(message);
   return {
+    ...(reasoning ? { reasoning } : {}),
     text: message?.content ?? '',
     toolCalls: (message?.tool_calls ?? [])
       .filter((call) => call.type === 'function')

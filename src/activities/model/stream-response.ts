@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { RunEvent } from '../../common/events';
-import type { LLMResponse, ToolCall } from '../../common/messages';
+import type { LLMResponse, Reasoning, ToolCall } from '../../common/messages';
+import { reasoningOf } from './reasoning';
 import { noFinishReason, noStreamResponse } from './stream-interrupted';
 import { parseToolArguments } from './wire-format';
 
@@ -32,6 +33,7 @@ export async function collectStream(
   let usage = { inputTokens: 0, outputTokens: 0 };
   let usageMissing = true;
   let eventCount = 0;
+  const reasoning = { field: '' as Reasoning['field'] | '', text: '' };
   const partial: PartialCall[] = [];
   const done: ToolCall[] = [];
   const finish = (index: number) => {
@@ -52,6 +54,11 @@ export async function collectStream(
     if (!choice) continue;
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
+    const thought = reasoningOf(delta);
+    if (thought) {
+      reasoning.field = thought.field;
+      reasoning.text += thought.text;
+    }
     if (delta?.content) {
       text += delta.content;
       publish({ type: 'text', step, attempt, delta: delta.content });
@@ -67,5 +74,6 @@ export async function collectStream(
   if (eventCount === 0) throw noStreamResponse();
   if (!finishReason) throw noFinishReason(eventCount);
   for (let index = done.length; index < partial.length; index++) finish(index);
-  return { text, toolCalls: done, usage, finishReason, model, streamed: true, toolCallsShown: false, ...(usageMissing ? { usageMissing } : {}) };
+  const thought = reasoning.field && reasoning.text ? { reasoning: { field: reasoning.field, text: reasoning.text } } : {};
+  return { text, toolCalls: done, usage, finishReason, model, streamed: true, toolCallsShown: false, ...(usageMissing ? { usageMissing } : {}), ...thought };
 }

@@ -21,9 +21,13 @@ function convert(message: Message): ChatMessage[] {
     const calls = blocks.filter((b) => b.type === 'tool_use');
     // Neither text nor tool calls (an empty reply kept by an older run): providers reject it, and it says nothing.
     if (!text && calls.length === 0) return [];
+    // Reasoning goes back with a tool-call message: thinking models with tools (DeepSeek, Kimi) need the
+    // chain of one turn intact; a final answer's reasoning is left out, as those providers ask.
+    const reasoning = calls.length && message.reasoning ? { [message.reasoning.field]: message.reasoning.text } : {};
     return [
       {
         role: 'assistant',
+        ...reasoning,
         content: text || null,
         ...(calls.length
           ? {
