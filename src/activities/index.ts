@@ -13,6 +13,7 @@ import { createRedactor, type Redactor } from './secrets/redact';
 import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
 import { secretsFromEnv } from './secrets/worker-secrets';
 import { toolActivities } from './tools';
+import { workspaceChanges } from './tools/workspace-changes';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
@@ -50,6 +51,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
+    workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
 }

@@ -6,6 +6,8 @@ export interface ToolRequest {
   input: unknown;
   /** How the run's commands are confined (bash); the default sandbox when absent. */
   sandbox?: SandboxRequest;
+  /** The call's idempotency key, `<workflow id>/<tool call id>`: the same for every attempt and run of the conversation. */
+  callId?: string;
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */

@@ -5,10 +5,10 @@ import { addUsage } from '../loop/budget';
 import type { CompactionOptions } from '../loop/compaction';
 import { contextTokens, estimateContextTokens, estimateTextTokens, type TokenAnchor } from '../loop/token-count';
 import type { Stop, Transition } from '../loop/transitions';
-import { modelActivities } from './activity-proxies';
+import { modelActivities, modelActivitiesFourAttempts } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
-import { USAGE_ESTIMATES } from './patches';
+import { USAGE_ESTIMATES, WORKER_LOSSES_UNCOUNTED } from './patches';
 import { instructionsPrompt } from './project-instructions';
 import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
@@ -92,7 +92,8 @@ export class ModelTurn {
     const systemPrompt = [config.systemPrompt, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
-    const response = await modelActivities.callModel.executeWithOptions(
+    const proxy = patched(WORKER_LOSSES_UNCOUNTED) ? modelActivities : modelActivitiesFourAttempts;
+    const response = await proxy.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [
         {

@@ -69,3 +69,17 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
+
+/**
+ * The patch after which a model call's lost workers no longer count against its four provider
+ * attempts (unlimited activity attempts; the activity counts provider failures itself). Asked at
+ * the first model call (see ModelTurn); runs recorded before keep the four-attempt policy.
+ */
+export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
+
+/**
+ * The patch that makes an at-most-once call lost with its worker visible: a look at what changed
+ * in the workspace, a `may_have_run` step and an entry in `status`. Asked only when such a call's
+ * worker was lost (see MayHaveRunLog); runs recorded before only got the error result.
+ */
+export const MAY_HAVE_RUN = 'may-have-run';

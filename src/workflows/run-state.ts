@@ -7,6 +7,7 @@ import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
 import type { ForkOrigin } from '../common/fork';
 import type { StepRecord } from '../common/wire';
+import type { MayHaveRun } from '../common/may-have-run';
 import { BudgetState, createBudgetState } from '../loop/budget';
 import { createFailureStreak, FailureStreakState } from '../loop/failure-streak';
 import { createLoopDetector, LoopDetectorState } from '../loop/loop-detector';
@@ -66,6 +67,8 @@ export const RunState = z.object({
   usageEstimatePending: z.boolean().optional(),
   /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
   sessionRules: z.array(z.string()).optional(),
+  /** At-most-once calls lost with their worker (the newest ones): shown in `status`. */
+  mayHaveRun: z.array(z.looseObject({ callId: z.string(), tool: z.string(), idempotencyKey: z.string() })).transform((lost) => lost as unknown as MayHaveRun[]).optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
   /** A fork's origin, once its conversation was loaded. */

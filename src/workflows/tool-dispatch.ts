@@ -25,6 +25,10 @@ export interface DispatchContext {
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
+  /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
+  callKey(call: ToolCall): string;
+  /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
+  atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
 }
 
 /**
@@ -44,15 +48,19 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
     return deniedResult(call.id);
   }
   const name = call.name;
-  const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context)));
-  if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);
+  const startedAt = Date.now();
+  const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context, context.callKey(call))));
+  if (!ran.ok) {
+    const known = AT_MOST_ONCE_TOOLS.has(name) ? await context.atMostOnceFailed(call, toolSummary(name, parsed.data, 200), startedAt, ran.error) : '';
+    return handlerErrorResult(call.id, ran.type, ran.message + known);
+  }
   const outcome = ran.value;
   if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
   if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
   return toolResult(call.id, outcome.output, outcome.isError ?? false);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox }: DispatchContext, callId: string): Promise<ToolOutcome> {
   const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue && patched(LOCAL_READ_TOOLS);
   const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
@@ -63,5 +71,5 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}) }]);
 }

@@ -16,6 +16,7 @@ import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
+import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import { backgroundRun, subagent } from './workflow-tools';
 
 export interface ToolRoundContext {
@@ -38,8 +39,12 @@ export interface ToolRoundContext {
 export class ToolRound {
   /** How the worker confined the last command; unknown until one ran. */
   private sandboxKind: SandboxKind | undefined;
+  private readonly lost: MayHaveRunLog;
 
-  constructor(private readonly context: ToolRoundContext) {}
+  constructor(private readonly context: ToolRoundContext) {
+    const { config, state, report, workflowId } = context;
+    this.lost = new MayHaveRunLog({ state, report, workflowId, workspace: config.workspace, toolTaskQueue: config.toolTaskQueue });
+  }
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
   async run(calls: ToolCall[], alreadyShown: boolean): Promise<Transition> {
@@ -48,6 +53,8 @@ export class ToolRound {
     let evidence = 0;
     let warned = false;
     let failureWarned = false;
+    const callKey = (call: ToolCall) => idempotencyKey(this.context.workflowId, call.id);
+    const atMostOnceFailed = (call: ToolCall, summary: string, startedAt: number, err: unknown) => this.lost.failed(call, summary, startedAt, err);
     for (const call of calls) {
       const step = state.budget.iterations;
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
@@ -57,7 +64,14 @@ export class ToolRound {
       const result = blocked !== undefined
         ? toolResult(call.id, `Blocked by a PreToolUse hook: ${blocked}`, true)
         : mcp
-        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision) })
+        ? await dispatchMcpCall(call, mcp, {
+            config,
+            sandbox: this.context.sandbox,
+            policy: this.context.policy,
+            askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+            callKey,
+            atMostOnceFailed,
+          })
         : await dispatchToolCall(call, {
         workspace: config.workspace,
         toolTaskQueue: config.toolTaskQueue,
@@ -69,6 +83,8 @@ export class ToolRound {
         checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+        callKey,
+        atMostOnceFailed,
       });
       if (blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
@@ -88,6 +104,7 @@ export class ToolRound {
       if (seen.failureWarned) failureWarned = true;
       if (seen.stop) {
         state.messages.push({ role: 'user', content: results });
+        this.lost.record();
         return { kind: 'stop', ...seen.stop };
       }
     }
@@ -95,6 +112,7 @@ export class ToolRound {
     const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
+    this.lost.record();
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
     return {
       kind: 'next_turn',
