@@ -4,7 +4,8 @@
  * and an entry in `status` with the idempotency key the command saw as BAREAGENT_CALL_ID, how long
  * it ran and what changed in the workspace since it started.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import path from 'node:path';
 import type { ToolResultBlock } from '../../src/common/messages';
 import type { AgentRunResult } from '../../src/common/wire';
@@ -67,4 +68,8 @@ test('bash lost with its worker: never run twice, an error result with what is k
   expect(step?.tools[0]).toContain('bash');
   // Recorded once the round's results are in the conversation, before that round's own step.
   expect(steps.map((s) => s.reason)).toEqual(['may_have_run', 'next_turn', 'stop:final_answer']);
+
+  // For test/histories/may-have-run-lost-bash.json (a lost worker is not something record.ts can stage).
+  mkdirSync(path.join(__dirname, '../../artifacts'), { recursive: true });
+  writeFileSync(path.join(__dirname, '../../artifacts/may-have-run-history.json'), historyToJSON(await handle.fetchHistory()));
 });

@@ -125,6 +125,16 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fail', model: 'm', workspace, stream: false }),
   },
   {
+    // Unlimited attempts for lost workers: the activity counts the provider's failures itself.
+    name: 'provider-retries-counted',
+    scenario: [
+      { status: 503, errorMessage: 'upstream is down' },
+      { status: 429, errorMessage: 'slow down', headers: { 'retry-after': '1' } },
+      { text: 'Third time lucky.' },
+    ],
+    input: (workspace) => ({ prompt: 'Try', model: 'm', workspace, stream: false }),
+  },
+  {
     name: 'background-job-and-completion-proposal',
     scenario: [
       { toolCalls: [{ id: 'j1', name: 'background_run', arguments: { command: 'sleep 1; echo built', task_id: 'build' } }] },
