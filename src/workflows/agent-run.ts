@@ -42,6 +42,7 @@ import { stopFailure } from './failures';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
+import { TreeBudget } from './tree-budget';
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -84,7 +85,8 @@ class AgentRun {
     for (;;) {
       const taken = this.takeFollowUps();
       if (taken) this.report.record(taken, this.report.budget());
-      const overBudget = budgetStop(this.state.budget, this.limits, this.config.maxIterations, Date.now());
+      const ownBudget = budgetStop(this.state.budget, this.limits, this.config.maxIterations, Date.now());
+      const overBudget = ownBudget ? this.tree.named(ownBudget) : await this.tree.stop(Date.now());
       if (overBudget) return this.stopRun(overBudget, this.report.budget());
       const before = this.report.budget();
       this.state.budget = countIteration(this.state.budget);
@@ -152,6 +154,7 @@ class AgentRun {
   private readonly model: ModelTurn;
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
+  private readonly tree: TreeBudget;
   private readonly hooks: RunHooks;
   private readonly policy;
   private readonly patches: RunPatches;
@@ -200,6 +203,7 @@ class AgentRun {
       forgetAnswers: this.patches.answersPerRequest,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
+    this.tree = new TreeBudget({ config, state: this.state, workflowId: this.workflowId, limits: this.limits });
     this.tools = new ToolRound({
       config,
       state: this.state,
@@ -213,7 +217,9 @@ class AgentRun {
       // Runs that started under the pattern-list guard keep its decisions on replay.
       guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
       failuresByAction: this.patches.failuresByAction,
+      workerLossesUncounted: this.patches.workerLossesUncounted,
       hooks: this.hooks,
+      tree: this.tree,
     });
     this.model = new ModelTurn({
       config,
@@ -222,6 +228,8 @@ class AgentRun {
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
       tokensFromUsage: this.patches.tokensFromUsage,
+      workerLossesUncounted: this.patches.workerLossesUncounted,
+      reportSpend: () => this.tree.reportSpend(),
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });

@@ -8,7 +8,7 @@ import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, toolResult } from '../loop/tool-results';
 import { mcpListing, mcpOnce, mcpRepeatable, mcpRepeatableThreeAttempts, readAtRunStart } from './activity-proxies';
-import { MCP_TOOLS, WORKER_LOSSES_UNCOUNTED } from './patches';
+import { MCP_TOOLS } from './patches';
 import { attempt } from './failures';
 
 /**
@@ -44,6 +44,8 @@ export interface McpCallContext {
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
   /** The call's idempotency key, sent in the request's `_meta`. */
   callKey(call: ToolCall): string;
   /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
@@ -62,7 +64,7 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
   const { config } = context;
-  const proxy = tool.repeatable ? (patched(WORKER_LOSSES_UNCOUNTED) ? mcpRepeatable : mcpRepeatableThreeAttempts) : mcpOnce;
+  const proxy = tool.repeatable ? (context.workerLossesUncounted ? mcpRepeatable : mcpRepeatableThreeAttempts) : mcpOnce;
   const summary = `${server.name} · ${tool.tool}`.slice(0, 120);
   const startedAt = Date.now();
   const ran = await attempt<ToolOutcome>(() =>

@@ -8,7 +8,7 @@ import type { Stop, Transition } from '../loop/transitions';
 import { modelActivities, modelActivitiesFourAttempts } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
-import { USAGE_ESTIMATES, WORKER_LOSSES_UNCOUNTED } from './patches';
+import { USAGE_ESTIMATES } from './patches';
 import { instructionsPrompt } from './project-instructions';
 import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
@@ -23,6 +23,10 @@ export interface ModelTurnContext {
   compaction: CompactionOptions;
   /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
   tokensFromUsage: boolean;
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
+  /** After each model call: a subagent tells its tree's root what it has spent. */
+  reportSpend(): Promise<void>;
 }
 
 /** The model's side of an iteration: the history compacted when it grew too long, then the call. */
@@ -92,7 +96,7 @@ export class ModelTurn {
     const systemPrompt = [config.systemPrompt, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
-    const proxy = patched(WORKER_LOSSES_UNCOUNTED) ? modelActivities : modelActivitiesFourAttempts;
+    const proxy = this.context.workerLossesUncounted ? modelActivities : modelActivitiesFourAttempts;
     const response = await proxy.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [
@@ -116,6 +120,7 @@ export class ModelTurn {
       state.usageEstimatePending = true;
     }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
+    await this.context.reportSpend();
     return response;
   }
 }

@@ -21,6 +21,14 @@ export const TOKENS_FROM_USAGE = 'tokens-from-usage';
  * The one asked elsewhere: at the hand-over, only while a child runs (see AgentRun.childrenHoldHandOver).
  */
 export const CHILDREN_END_WITH_RUN = 'children-end-with-run';
+/**
+ * The patch after which a model call's lost workers no longer count against its four provider
+ * attempts (unlimited activity attempts; the activity counts provider failures itself), nor a
+ * repeatable MCP call's. Asked in the constructor, after the others: asked at the first model
+ * call, its marker shared a workflow task with the run-start local activities, and a query's
+ * replay of such a run once failed under load.
+ */
+export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
 
 /** What a run does the new way; false only where it replays a history recorded before that patch. */
 export interface RunPatches {
@@ -34,6 +42,8 @@ export interface RunPatches {
   failuresByAction: boolean;
   /** Compaction counts tokens from the provider's usage plus a script-aware estimate. */
   tokensFromUsage: boolean;
+  /** Lost workers do not count against a model call's (or a repeatable MCP call's) attempts. */
+  workerLossesUncounted: boolean;
 }
 
 /** Asks the constructor's patches, in their fixed order. */
@@ -43,7 +53,8 @@ export function askRunPatches(): RunPatches {
   const repliesPerTurn = patched(REPLIES_PER_TURN);
   const failuresByAction = patched(FAILURES_BY_ACTION);
   const tokensFromUsage = patched(TOKENS_FROM_USAGE);
-  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
+  const workerLossesUncounted = patched(WORKER_LOSSES_UNCOUNTED);
+  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage, workerLossesUncounted };
 }
 
 /** The patch that lists MCP servers' tools at the start of a new run (issue 15). Asked only there (see listMcpTools). */
@@ -70,12 +81,6 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
 
-/**
- * The patch after which a model call's lost workers no longer count against its four provider
- * attempts (unlimited activity attempts; the activity counts provider failures itself). Asked at
- * the first model call (see ModelTurn); runs recorded before keep the four-attempt policy.
- */
-export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
 
 /**
  * The patch that makes an at-most-once call lost with its worker visible: a look at what changed
@@ -83,3 +88,10 @@ export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
  * worker was lost (see MayHaveRunLog); runs recorded before only got the error result.
  */
 export const MAY_HAVE_RUN = 'may-have-run';
+
+/**
+ * The patch after which a run and its subagents share one token and cost budget: a subagent gets
+ * at most what is left and reports its spend to the tree's root. Asked when a subagent starts
+ * (see TreeBudget.forChild); runs recorded before gave each subagent a budget of its own.
+ */
+export const TREE_BUDGET = 'tree-budget';

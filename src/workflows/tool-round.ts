@@ -17,6 +17,7 @@ import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
+import type { TreeBudget } from './tree-budget';
 import { backgroundRun, subagent } from './workflow-tools';
 
 export interface ToolRoundContext {
@@ -32,7 +33,10 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** See AgentRun: false only for runs recorded before failures were counted per action. */
   failuresByAction: boolean;
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
   hooks: RunHooks;
+  tree: TreeBudget;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
@@ -71,6 +75,7 @@ export class ToolRound {
             askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
             callKey,
             atMostOnceFailed,
+            workerLossesUncounted: this.context.workerLossesUncounted,
           })
         : await dispatchToolCall(call, {
         workspace: config.workspace,
@@ -140,7 +145,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId };
+    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

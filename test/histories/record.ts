@@ -163,6 +163,26 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Delegate', model: 'm', workspace }),
   },
   {
+    // One budget for the tree: the subagents report their spend to the root, which tells them when it is spent.
+    name: 'tree-budget',
+    scenario: byPrompt({
+      Fan: [
+        {
+          toolCalls: [
+            { id: 't1', name: 'subagent', arguments: { task: 'Bg part', agent_type: 'general-purpose', run_in_background: true } },
+            { id: 't2', name: 'subagent', arguments: { task: 'Fg part', agent_type: 'general-purpose', budget: { max_tokens: 5000 } } },
+          ],
+          usage: { prompt_tokens: 1500, completion_tokens: 500 },
+        },
+        { text: 'Never reached.' },
+      ],
+      'Bg part': (i) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `b${i}*` } }], usage: { prompt_tokens: 1500, completion_tokens: 500 } }),
+      'Fg part': (i) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `f${i}*` } }], usage: { prompt_tokens: 1500, completion_tokens: 500 } }),
+    }),
+    input: (workspace) => ({ prompt: 'Fan', model: 'm', workspace, permissionMode: 'auto', stream: false, budgets: { maxTokens: 8000 } }),
+    children: { 'tree-budget-foreground-child': '.sub-2' },
+  },
+  {
     name: 'follow-up-and-idle',
     scenario: [{ text: 'First answer.' }, { text: 'Answer to the follow-up.' }],
     input: (workspace) => ({ prompt: 'Question one', model: 'm', workspace, idleTimeout: '30s' }),
