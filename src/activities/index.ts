@@ -15,6 +15,7 @@ import { createRedactor, type Redactor } from './secrets/redact';
 import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
 import { secretsFromEnv } from './secrets/worker-secrets';
 import { toolActivities } from './tools';
+import { workspaceChanges } from './tools/workspace-changes';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
@@ -56,6 +57,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
+    workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
 }

@@ -22,6 +22,8 @@ export interface ShellOptions {
   onTick?: () => void;
   /** Written to the command's stdin (a hook's JSON); stdin is empty otherwise. */
   stdin?: string;
+  /** The tool call's idempotency key, given to the command as BAREAGENT_CALL_ID. */
+  callId?: string;
 }
 
 export interface ShellResult {
@@ -49,7 +51,12 @@ export const DEFAULT_SANDBOX_REQUEST: SandboxRequest = { network: 'none', readOn
  * without end cannot fill the worker's memory. Throws SandboxError when the command must not run.
  */
 export async function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
-  const prepared = await prepareCommand(command, { workspace: options.workspace, cwd: options.cwd ?? options.workspace, sandbox: options.sandbox });
+  const prepared = await prepareCommand(command, {
+    workspace: options.workspace,
+    cwd: options.cwd ?? options.workspace,
+    sandbox: options.sandbox,
+    ...(options.callId !== undefined ? { callId: options.callId } : {}),
+  });
   try {
     return { ...(await runProcess(prepared, options)), sandbox: prepared.kind };
   } finally {

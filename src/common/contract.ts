@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { TreeBudgetSpent, TreeSpend } from './tree-budget';
 import type { RunEvent } from './events';
 import type { ChildPermission, JobFinished } from './jobs';
 import type { Message } from './messages';
@@ -28,3 +29,7 @@ export const eventsQuery = defineQuery<Array<{ offset: number; event: RunEvent }
 export const jobFinishedSignal = defineSignal<[JobFinished]>('jobFinished');
 /** A subagent's permission question opened or closed, mirrored in the parent's status. */
 export const childPermissionSignal = defineSignal<[ChildPermission]>('childPermission');
+/** A member of an agent tree tells the tree's root what it has spent (src/common/tree-budget.ts). */
+export const treeSpendSignal = defineSignal<[TreeSpend]>('treeSpend');
+/** The tree's root tells its members that the tree's budget is spent. */
+export const treeBudgetSpentSignal = defineSignal<[TreeBudgetSpent]>('treeBudgetSpent');

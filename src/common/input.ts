@@ -86,6 +86,8 @@ export const AgentRunInput = z.strictObject({
     .strictObject({ workflowId: z.string().min(1), taskId: z.string().min(1), notify: z.boolean().default(false) })
     .optional(),
   tools: z.array(z.string()).optional(),
+  /** Set by a parent run for its subagents: the agent tree's root, whose budgets the whole tree shares. */
+  tree: z.strictObject({ rootWorkflowId: z.string().min(1) }).optional(),
   /** false: a question that needs a human is denied at once (background subagents fail closed). */
   askHuman: z.boolean().default(true),
   /** USD per million tokens by model name, over the built-in list prices. */

@@ -80,6 +80,8 @@ export interface McpCallRequest {
   tool: string;
   arguments: Record<string, unknown>;
   sandbox: import('./sandbox').SandboxRequest;
+  /** The call's idempotency key, sent to the server in the request's `_meta` (`bareagent/callId`). */
+  callId?: string;
 }
 
 export const MCP_PREFIX = 'mcp__';

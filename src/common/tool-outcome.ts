@@ -8,6 +8,8 @@ export interface ToolRequest {
   sandbox?: SandboxRequest;
   /** edit_file: whether the run read or wrote this file before (a miss then says so); unknown when absent. */
   fileRead?: boolean;
+  /** The call's idempotency key, `<workflow id>/<tool call id>`: the same for every attempt and run of the conversation. */
+  callId?: string;
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */

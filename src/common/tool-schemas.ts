@@ -46,6 +46,13 @@ export const toolSchemas = {
     task: z.string().min(1).describe('What the subagent should do, with all the context it needs'),
     agent_type: z.string().min(1).default('general-purpose').describe('general-purpose, explore, plan or code-review'),
     run_in_background: z.boolean().default(false).describe('Return at once; the result arrives as a notification'),
+    budget: z
+      .strictObject({
+        max_tokens: z.number().int().positive().optional().describe('Tokens the subagent may spend'),
+        max_cost_usd: z.number().positive().optional().describe('USD the subagent may spend'),
+      })
+      .optional()
+      .describe("The subagent's share of this run's budget (capped by what is left; default: all that is left)"),
   }),
 } as const;
 

@@ -67,6 +67,8 @@ export interface RunStatus {
   usageEstimated?: true;
   /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */
   sessionRules?: string[];
+  /** At-most-once calls whose worker was lost while they ran (newest 20): they may have run. */
+  mayHaveRun?: import('./may-have-run').MayHaveRun[];
 }
 
 /** How the run's commands are confined, as `status` shows it. */

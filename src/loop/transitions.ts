@@ -49,6 +49,8 @@ export type Transition =
   | { kind: 'stop_refused'; reason: string }
   /** A permission question in a run nobody watches: denied. */
   | { kind: 'approval_unavailable'; call: ToolCall; why: string }
+  /** An at-most-once call whose worker was lost while it ran: it may have run; what is known about it. */
+  | { kind: 'may_have_run'; call: ToolCall; detail: string }
   /** `message` is the failure's message for every stop but the final answer (and a cancellation, which is Temporal's). */
   | { kind: 'stop'; reason: StopReason; message?: string; detail?: string };
 
@@ -110,6 +112,8 @@ export function describeTransition(transition: Transition): StepContent {
       return step('stop_refused', `a Stop hook refused the answer: ${transition.reason.slice(0, 300)}`);
     case 'approval_unavailable':
       return { ...step('approval_unavailable', `${transition.why}; nobody to ask in the background: denied`), calls: [transition.call] };
+    case 'may_have_run':
+      return { ...step('may_have_run', transition.detail.slice(0, 1_000)), calls: [transition.call] };
     case 'stop':
       return step(`stop:${transition.reason}`, transition.detail);
   }

@@ -63,6 +63,8 @@ export class ScriptedModelServer {
   readonly requests: RecordedRequest[] = [];
   private readonly scenarios = new Map<string, Scenario>();
   private readonly served = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+  private readonly mostOpen = new Map<string, number>();
   private readonly sockets = new Set<import('node:net').Socket>();
 
   private constructor(private readonly server: http.Server) {}
@@ -94,6 +96,14 @@ export class ScriptedModelServer {
     this.served.set(name, 0);
   }
 
+  /**
+   * The most requests of a scenario that were open at one time (received, neither answered nor
+   * cut off by the client): 1 means its calls never overlapped.
+   */
+  maxConcurrent(scenario: string): number {
+    return this.mostOpen.get(scenario) ?? 0;
+  }
+
   requestsFor(scenario: string): RecordedRequest[] {
     return this.requests.filter((r) => r.scenario === scenario);
   }
@@ -118,6 +128,10 @@ export class ScriptedModelServer {
     const index = this.served.get(scenario) ?? 0;
     this.served.set(scenario, index + 1);
     this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
+    const nowOpen = (this.open.get(scenario) ?? 0) + 1;
+    this.open.set(scenario, nowOpen);
+    this.mostOpen.set(scenario, Math.max(nowOpen, this.mostOpen.get(scenario) ?? 0));
+    res.once('close', () => this.open.set(scenario, (this.open.get(scenario) ?? 1) - 1));
     const script = this.scenarios.get(scenario);
     if (!script) return sendError(res, 500, `scripted model server: no scenario named "${scenario}"`);
     const scripted = typeof script === 'function' ? script(body, index, req.headers) : script[index];

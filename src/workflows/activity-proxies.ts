@@ -1,13 +1,31 @@
 import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
-/** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
-export const modelActivities = proxyActivities<Activities>({
+/**
+ * Model calls as runs recorded before worker losses stopped counting asked for them: four
+ * attempts in all, a lost worker counted like a provider error.
+ */
+export const modelActivitiesFourAttempts = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   // callModel heartbeats every 2 s while it waits and on every streamed chunk: a lost worker is
   // noticed in 10 s and the call is retried on another one.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+});
+
+/**
+ * Model calls: no limit on attempts, since a lost worker (heartbeat timeout, a killed or drained
+ * worker, the start-to-close timeout of a worker that went silent) says nothing about the provider.
+ * The activity counts its own provider failures across attempts and makes the fourth final
+ * (src/activities/model/provider-attempts.ts), with its own backoff or the provider's
+ * `retry-after`. This policy's interval is only for lost workers: the heartbeat timeout has
+ * already waited 10 s, so the backoff stays short (1, 2, 4, then 5 s), and a worker that dies on
+ * every attempt still costs at most one model call per 15 s or so.
+ */
+export const modelActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds' }, // no maximumAttempts: unlimited
 });
 
 /** read_file, glob, grep and write_file (same content twice is the same file): safe to run again. */
@@ -76,11 +94,22 @@ export const mcpListing = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
-/** An MCP call the server annotates read-only or idempotent may run again after a lost worker. */
-export const mcpRepeatable = proxyActivities<Activities>({
+/** A read-only or idempotent MCP call as runs recorded before worker losses stopped counting asked for it. */
+export const mcpRepeatableThreeAttempts = proxyActivities<Activities>({
   startToCloseTimeout: '6 minutes',
   heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * An MCP call the server annotates read-only or idempotent may run again after a lost worker, as
+ * often as workers are lost: the activity reports every failure of the server or the call as a
+ * result (never an activity failure), so only a lost or silent worker is retried here.
+ */
+export const mcpRepeatable = proxyActivities<Activities>({
+  startToCloseTimeout: '6 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 seconds' }, // no maximumAttempts: unlimited
 });
 
 /** Any other MCP call may have changed something on the other side: at most once, like bash. */

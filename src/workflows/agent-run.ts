@@ -25,7 +25,7 @@ import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { askTrustPatches, CHILDREN_END_WITH_RUN, markRetiredPatches, type TrustPatches } from './patches';
+import { askRunPatches, CHILDREN_END_WITH_RUN, markRetiredPatches, type RunPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
@@ -43,10 +43,11 @@ import { stopFailure } from './failures';
 import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
+import { TreeBudget } from './tree-budget';
 
 /** The guard of this run: writes of settings files ask, unless it replays a run recorded before they did. */
-function guardFor(trust: TrustPatches): typeof checkPermission {
-  if (!trust.guardedSettingsFiles) return checkPermission;
+function guardFor(patches: RunPatches): typeof checkPermission {
+  if (!patches.guardedSettingsFiles) return checkPermission;
   return (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
 }
 
@@ -91,7 +92,8 @@ class AgentRun {
     for (;;) {
       const taken = this.takeFollowUps();
       if (taken) this.report.record(taken, this.report.budget());
-      const overBudget = budgetStop(this.state.budget, this.limits, this.config.maxIterations, Date.now());
+      const ownBudget = budgetStop(this.state.budget, this.limits, this.config.maxIterations, Date.now());
+      const overBudget = ownBudget ? this.tree.named(ownBudget) : await this.tree.stop(Date.now());
       if (overBudget) return this.stopRun(overBudget, this.report.budget());
       const before = this.report.budget();
       this.state.budget = countIteration(this.state.budget);
@@ -159,6 +161,7 @@ class AgentRun {
   private readonly model: ModelTurn;
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
+  private readonly tree: TreeBudget;
   private readonly hooks: RunHooks;
   private readonly policy;
   private readonly offered: ReadonlySet<string>;
@@ -178,7 +181,7 @@ class AgentRun {
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
     markRetiredPatches();
-    const trust = askTrustPatches();
+    const patches = askRunPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -206,6 +209,7 @@ class AgentRun {
       },
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
+    this.tree = new TreeBudget({ config, state: this.state, workflowId: this.workflowId, limits: this.limits });
     this.tools = new ToolRound({
       config,
       state: this.state,
@@ -216,9 +220,11 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      guard: guardFor(trust),
-      hooksAfterGuard: trust.hooksAfterGuard,
+      guard: guardFor(patches),
+      hooksAfterGuard: patches.hooksAfterGuard,
+      workerLossesUncounted: patches.workerLossesUncounted,
       hooks: this.hooks,
+      tree: this.tree,
     });
     this.model = new ModelTurn({
       config,
@@ -226,6 +232,8 @@ class AgentRun {
       report: this.report,
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
+      workerLossesUncounted: patches.workerLossesUncounted,
+      reportSpend: () => this.tree.reportSpend(),
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });

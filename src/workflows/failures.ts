@@ -22,7 +22,7 @@ export function describeActivityFailure(err: unknown): { type: string; message: 
   return { type: 'Error', message: String(cause) };
 }
 
-export type Attempted<T> = { ok: true; value: T } | { ok: false; type: string; message: string };
+export type Attempted<T> = { ok: true; value: T } | { ok: false; type: string; message: string; error: unknown };
 
 /**
  * Runs an activity or a child and turns its failure into a value the loop can act on (an error
@@ -33,6 +33,15 @@ export async function attempt<T>(work: () => Promise<T>): Promise<Attempted<T>> 
     return { ok: true, value: await work() };
   } catch (err) {
     if (isCancellation(err)) throw err;
-    return { ok: false, ...describeActivityFailure(err) };
+    return { ok: false, ...describeActivityFailure(err), error: err };
   }
+}
+
+/**
+ * The activity's worker was lost (or went silent) while it ran: its heartbeat or start-to-close
+ * timeout, with the last heartbeat's details. A tool's own timeout is a result, never this.
+ */
+export function workerLost(err: unknown): { lastHeartbeatDetails: unknown } | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof TimeoutFailure)) return undefined;
+  return { lastHeartbeatDetails: err.cause.lastHeartbeatDetails };
 }

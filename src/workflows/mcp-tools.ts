@@ -7,7 +7,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult } from '../loop/tool-results';
-import { mcpListing, mcpOnce, mcpRepeatable, readAtRunStart } from './activity-proxies';
+import { mcpListing, mcpOnce, mcpRepeatable, mcpRepeatableThreeAttempts, readAtRunStart } from './activity-proxies';
 import { MCP_TOOLS } from './patches';
 import { attempt } from './failures';
 
@@ -52,6 +52,12 @@ export interface McpCallContext {
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
   /** See DispatchContext.beforeRun. */
   beforeRun?(call: ToolCall): Promise<string | undefined>;
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
+  /** The call's idempotency key, sent in the request's `_meta`. */
+  callKey(call: ToolCall): string;
+  /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
+  atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
 }
 
 /** One MCP tool call: guard, human if asked, then the call on the tool worker; every outcome is a tool result. */
@@ -68,10 +74,12 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   const blocked = await context.beforeRun?.(call);
   if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const { config } = context;
-  const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
+  const proxy = tool.repeatable ? (context.workerLossesUncounted ? mcpRepeatable : mcpRepeatableThreeAttempts) : mcpOnce;
+  const summary = `${server.name} · ${tool.tool}`.slice(0, 120);
+  const startedAt = Date.now();
   const ran = await attempt<ToolOutcome>(() =>
     proxy.mcpCallTool.executeWithOptions(
-      { summary: `${server.name} · ${tool.tool}`.slice(0, 120), ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
+      { summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
       [
         {
           ...(config.workspace ? { workspace: config.workspace } : {}),
@@ -82,11 +90,15 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
           tool: tool.tool,
           arguments: input as Record<string, unknown>,
           sandbox: context.sandbox,
+          callId: context.callKey(call),
         },
       ],
     ),
   );
-  if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);
+  if (!ran.ok) {
+    const known = tool.repeatable ? '' : await context.atMostOnceFailed(call, `${summary} ${JSON.stringify(input).slice(0, 200)}`, startedAt, ran.error);
+    return handlerErrorResult(call.id, ran.type, ran.message + known);
+  }
   const outcome = ran.value;
   if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
   return toolResult(call.id, outcome.output, outcome.isError ?? false);

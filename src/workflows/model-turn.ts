@@ -5,7 +5,7 @@ import { addUsage } from '../loop/budget';
 import type { CompactionOptions } from '../loop/compaction';
 import { contextTokens, estimateContextTokens, estimateTextTokens, type TokenAnchor } from '../loop/token-count';
 import type { Stop, Transition } from '../loop/transitions';
-import { modelActivities } from './activity-proxies';
+import { modelActivities, modelActivitiesFourAttempts } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
 import { USAGE_ESTIMATES } from './patches';
@@ -25,6 +25,10 @@ export interface ModelTurnContext {
   offered: ReadonlySet<string>;
   compaction: CompactionOptions;
   /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
+  /** After each model call: a subagent tells its tree's root what it has spent. */
+  reportSpend(): Promise<void>;
 }
 
 /** The model's side of an iteration: the history compacted when it grew too long, then the call. */
@@ -95,7 +99,8 @@ export class ModelTurn {
     const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
-    const response = await modelActivities.callModel.executeWithOptions(
+    const proxy = this.context.workerLossesUncounted ? modelActivities : modelActivitiesFourAttempts;
+    const response = await proxy.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [
         {
@@ -118,6 +123,7 @@ export class ModelTurn {
       state.usageEstimatePending = true;
     }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
+    await this.context.reportSpend();
     return response;
   }
 }

@@ -22,6 +22,15 @@ export function markRetiredPatches(): void {
  */
 export const CHILDREN_END_WITH_RUN = 'children-end-with-run';
 
+/**
+ * The patch after which a model call's lost workers no longer count against its four provider
+ * attempts (unlimited activity attempts; the activity counts provider failures itself), nor a
+ * repeatable MCP call's. Asked in the constructor, after the others: asked at the first model
+ * call, its marker shared a workflow task with the run-start local activities, and a query's
+ * replay of such a run once failed under load.
+ */
+export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
+
 /** The patch that lists MCP servers' tools at the start of a new run. Asked only there (see listMcpTools). */
 export const MCP_TOOLS = 'mcp-tools';
 
@@ -58,19 +67,25 @@ export const GUARDED_SETTINGS_FILES = 'guarded-settings-files';
 /** The patch that runs PreToolUse hooks only for calls the guard (or a human) let through, never for unknown tools. */
 export const HOOKS_AFTER_GUARD = 'hooks-after-guard';
 
-/** What a run does about what the agent can write; false only where it replays a history recorded before. */
-export interface TrustPatches {
+/** What a run does the new way; false only where it replays a history recorded before that patch. */
+export interface RunPatches {
   /** Writes of settings and instruction files ask; runs recorded before let edit_file through. */
   guardedSettingsFiles: boolean;
   /** PreToolUse hooks run after the guard; runs recorded before ran them first, for every call. */
   hooksAfterGuard: boolean;
+  /** Lost workers do not count against a model call's (or a repeatable MCP call's) attempts. */
+  workerLossesUncounted: boolean;
 }
 
-/** Asked once, in the AgentRun constructor right after the retired markers, in this order. */
-export function askTrustPatches(): TrustPatches {
+/**
+ * Asked once, in the AgentRun constructor right after the retired markers, in this order. Each
+ * recorded history holds a subsequence of them in this order, so each replays.
+ */
+export function askRunPatches(): RunPatches {
   const guardedSettingsFiles = patched(GUARDED_SETTINGS_FILES);
   const hooksAfterGuard = patched(HOOKS_AFTER_GUARD);
-  return { guardedSettingsFiles, hooksAfterGuard };
+  const workerLossesUncounted = patched(WORKER_LOSSES_UNCOUNTED);
+  return { guardedSettingsFiles, hooksAfterGuard, workerLossesUncounted };
 }
 
 /**
@@ -79,3 +94,18 @@ export function askTrustPatches(): TrustPatches {
  * Asked only there (see readEnvironment).
  */
 export const DEFAULT_SYSTEM_PROMPT = 'default-system-prompt';
+
+
+/**
+ * The patch that makes an at-most-once call lost with its worker visible: a look at what changed
+ * in the workspace, a `may_have_run` step and an entry in `status`. Asked only when such a call's
+ * worker was lost (see MayHaveRunLog); runs recorded before only got the error result.
+ */
+export const MAY_HAVE_RUN = 'may-have-run';
+
+/**
+ * The patch after which a run and its subagents share one token and cost budget: a subagent gets
+ * at most what is left and reports its spend to the tree's root. Asked when a subagent starts
+ * (see TreeBudget.forChild); runs recorded before gave each subagent a budget of its own.
+ */
+export const TREE_BUDGET = 'tree-budget';

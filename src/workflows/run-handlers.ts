@@ -54,5 +54,6 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     ...(state.sessionRules?.length ? { sessionRules: state.sessionRules } : {}),
     ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),
     ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
+    ...(state.mayHaveRun?.length ? { mayHaveRun: state.mayHaveRun } : {}),
   };
 }

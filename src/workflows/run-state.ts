@@ -9,6 +9,8 @@ import type { RunEnvironment } from '../common/run-environment';
 import type { ForkOrigin } from '../common/fork';
 import type { WorkspaceSettingsStatus } from '../common/workspace-settings';
 import type { StepRecord } from '../common/wire';
+import type { MayHaveRun } from '../common/may-have-run';
+import { TreeSpend } from '../common/tree-budget';
 import { BudgetState, createBudgetState } from '../loop/budget';
 import { createFailureStreak, FailureStreakState } from '../loop/failure-streak';
 import { createLoopDetector, LoopDetectorState } from '../loop/loop-detector';
@@ -78,6 +80,15 @@ export const RunState = z.object({
   recoveredToolCallsPending: z.number().int().min(0).optional(),
   /** Allow rules a human added for the rest of the conversation ("allow always"); carried across continue-as-new. */
   sessionRules: z.array(z.string()).optional(),
+  /** At-most-once calls lost with their worker (the newest ones): shown in `status`. */
+  mayHaveRun: z.array(z.looseObject({ callId: z.string(), tool: z.string(), idempotencyKey: z.string() })).transform((lost) => lost as unknown as MayHaveRun[]).optional(),
+  /** At the root of an agent tree: what each member spent; in a member: the root's word that the tree's budget is spent. */
+  tree: z
+    .object({
+      members: z.record(z.string(), TreeSpend),
+      spent: z.object({ budget: z.enum(['tokens', 'cost']), message: z.string() }).optional(),
+    })
+    .optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
   /** A fork's origin, once its conversation was loaded. */

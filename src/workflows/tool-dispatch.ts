@@ -29,6 +29,10 @@ export interface DispatchContext {
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** Once the guard (or a human) let the call through: the PreToolUse hooks, whose reason, if any, blocks it. */
   beforeRun?(call: ToolCall): Promise<string | undefined>;
+  /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
+  callKey(call: ToolCall): string;
+  /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
+  atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
 }
 
 /**
@@ -50,15 +54,19 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   const blocked = await context.beforeRun?.(call);
   if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const name = call.name;
-  const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context)));
-  if (!ran.ok) return handlerErrorResult(call.id, ran.type, ran.message);
+  const startedAt = Date.now();
+  const ran = await attempt(() => (WORKFLOW_TOOL_NAMES.has(name) ? context.runWorkflowTool(name, parsed.data) : runToolActivity(name, parsed.data, context, context.callKey(call))));
+  if (!ran.ok) {
+    const known = AT_MOST_ONCE_TOOLS.has(name) ? await context.atMostOnceFailed(call, toolSummary(name, parsed.data, 200), startedAt, ran.error) : '';
+    return handlerErrorResult(call.id, ran.type, ran.message + known);
+  }
   const outcome = ran.value;
   if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
   if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
   return toolResult(call.id, outcome.output, outcome.isError ?? false);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext, callId: string): Promise<ToolOutcome> {
   const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue && patched(LOCAL_READ_TOOLS);
   const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
@@ -70,5 +78,5 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
   const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox } : {}), ...read }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read }]);
 }

@@ -18,6 +18,8 @@ import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
+import { idempotencyKey, MayHaveRunLog } from './may-have-run';
+import type { TreeBudget } from './tree-budget';
 import { backgroundRun, subagent } from './workflow-tools';
 import { inheritedSettings } from './workspace-settings';
 
@@ -34,15 +36,22 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** PreToolUse hooks once the guard let a call through; false only for runs recorded before. */
   hooksAfterGuard: boolean;
+  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
+  workerLossesUncounted: boolean;
   hooks: RunHooks;
+  tree: TreeBudget;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
 export class ToolRound {
   /** How the worker confined the last command; unknown until one ran. */
   private sandboxKind: SandboxKind | undefined;
+  private readonly lost: MayHaveRunLog;
 
-  constructor(private readonly context: ToolRoundContext) {}
+  constructor(private readonly context: ToolRoundContext) {
+    const { config, state, report, workflowId } = context;
+    this.lost = new MayHaveRunLog({ state, report, workflowId, workspace: config.workspace, toolTaskQueue: config.toolTaskQueue });
+  }
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
   async run(calls: ToolCall[], alreadyShown: boolean): Promise<Transition> {
@@ -51,6 +60,8 @@ export class ToolRound {
     let evidence = 0;
     let warned = false;
     let failureWarned = false;
+    const callKey = (call: ToolCall) => idempotencyKey(this.context.workflowId, call.id);
+    const atMostOnceFailed = (call: ToolCall, summary: string, startedAt: number, err: unknown) => this.lost.failed(call, summary, startedAt, err);
     for (const call of calls) {
       const step = state.budget.iterations;
       if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
@@ -69,7 +80,16 @@ export class ToolRound {
       const result = blocked !== undefined
         ? hookBlockedResult(call.id, blocked)
         : mcp
-        ? await dispatchMcpCall(call, mcp, { config, sandbox: this.context.sandbox, policy: this.context.policy, askHuman: (c, args, decision) => this.context.human.ask(c, args, decision), ...hookPoint })
+        ? await dispatchMcpCall(call, mcp, {
+            config,
+            sandbox: this.context.sandbox,
+            policy: this.context.policy,
+            askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+            callKey,
+            atMostOnceFailed,
+            workerLossesUncounted: this.context.workerLossesUncounted,
+            ...hookPoint,
+          })
         : await dispatchToolCall(call, {
         ...hookPoint,
         workspace: config.workspace,
@@ -83,6 +103,8 @@ export class ToolRound {
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
         fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
+        callKey,
+        atMostOnceFailed,
       });
       if (after ? ran : blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
@@ -102,6 +124,7 @@ export class ToolRound {
       if (seen.failureWarned) failureWarned = true;
       if (seen.stop) {
         state.messages.push({ role: 'user', content: results });
+        this.lost.record();
         return { kind: 'stop', ...seen.stop };
       }
     }
@@ -109,6 +132,7 @@ export class ToolRound {
     const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
+    this.lost.record();
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
     return {
       kind: 'next_turn',
@@ -136,7 +160,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state) };
+    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state) };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

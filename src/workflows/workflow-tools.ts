@@ -9,9 +9,11 @@ import { agentType, MAX_SUBAGENT_DEPTH, toolsFor } from '../loop/agent-types';
 import type { JobBoard } from './job-board';
 import { sandboxRequest } from './sandbox-request';
 import { attempt } from './failures';
+import type { TreeBudget } from './tree-budget';
 
 export interface WorkflowToolContext {
   board: JobBoard;
+  tree: TreeBudget;
   config: AgentRunConfig;
   workflowId: string;
   /** The settings snapshot of the top-level run's start, handed down so that no subagent reads a settings file. */
@@ -45,6 +47,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
   if (depth > MAX_SUBAGENT_DEPTH) {
     return { ok: true, output: `Subagent refused: recursion depth ${depth} exceeds limit ${MAX_SUBAGENT_DEPTH}`, isError: true };
   }
+  const share = ctx.tree.forChild(args.budget, Date.now());
+  if ('refused' in share) return { ok: true, output: share.refused, isError: true };
   const taskId = ctx.board.nextTaskId('sub');
   const { config } = ctx;
   const input: AgentRunInput = {
@@ -69,6 +73,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
     ...(config.notify ? { notify: config.notify } : {}),
     ...(ctx.settings ? { workspaceSettings: ctx.settings } : {}),
+    ...share,
   };
   if (args.run_in_background) {
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);

@@ -125,6 +125,16 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fail', model: 'm', workspace, stream: false }),
   },
   {
+    // Unlimited attempts for lost workers: the activity counts the provider's failures itself.
+    name: 'provider-retries-counted',
+    scenario: [
+      { status: 503, errorMessage: 'upstream is down' },
+      { status: 429, errorMessage: 'slow down', headers: { 'retry-after': '1' } },
+      { text: 'Third time lucky.' },
+    ],
+    input: (workspace) => ({ prompt: 'Try', model: 'm', workspace, stream: false }),
+  },
+  {
     name: 'background-job-and-completion-proposal',
     scenario: [
       { toolCalls: [{ id: 'j1', name: 'background_run', arguments: { command: 'sleep 1; echo built', task_id: 'build' } }] },
@@ -151,6 +161,26 @@ export const recordings: Recording[] = [
       Later: [{ text: 'A plan.' }],
     }),
     input: (workspace) => ({ prompt: 'Delegate', model: 'm', workspace }),
+  },
+  {
+    // One budget for the tree: the subagents report their spend to the root, which tells them when it is spent.
+    name: 'tree-budget',
+    scenario: byPrompt({
+      Fan: [
+        {
+          toolCalls: [
+            { id: 't1', name: 'subagent', arguments: { task: 'Bg part', agent_type: 'general-purpose', run_in_background: true } },
+            { id: 't2', name: 'subagent', arguments: { task: 'Fg part', agent_type: 'general-purpose', budget: { max_tokens: 5000 } } },
+          ],
+          usage: { prompt_tokens: 1500, completion_tokens: 500 },
+        },
+        { text: 'Never reached.' },
+      ],
+      'Bg part': (i) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `b${i}*` } }], usage: { prompt_tokens: 1500, completion_tokens: 500 } }),
+      'Fg part': (i) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `f${i}*` } }], usage: { prompt_tokens: 1500, completion_tokens: 500 } }),
+    }),
+    input: (workspace) => ({ prompt: 'Fan', model: 'm', workspace, permissionMode: 'auto', stream: false, budgets: { maxTokens: 8000 } }),
+    children: { 'tree-budget-foreground-child': '.sub-2' },
   },
   {
     name: 'follow-up-and-idle',

@@ -13,3 +13,9 @@ export function everythingServer(env: Record<string, string> = {}) {
 export function filesystemServer(allowedDir: string) {
   return { command: 'node', args: [path.join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js'), allowedDir] };
 }
+
+/** A server whose tools answer with the `_meta` of their request; its directory must be readable in the sandbox. */
+export function metaEchoServer() {
+  return { command: 'node', args: [path.join(__dirname, 'meta-echo-mcp-server.js')] };
+}
+export const META_ECHO_READ_PATHS = [modules, __dirname];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
-import { everythingServer, filesystemServer, MCP_READ_PATHS } from '../support/mcp-servers';
+import { everythingServer, filesystemServer, MCP_READ_PATHS, META_ECHO_READ_PATHS, metaEchoServer } from '../support/mcp-servers';
 import { messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
 
 const WORKER_ONLY = 'worker-only-value-never-in-a-server';
@@ -153,4 +153,16 @@ test('a run without MCP servers offers only the built-in tools', async () => {
   const { requests, status } = await run([], {});
   expect(requests[0]?.body.tools.every((t: { function: { name: string } }) => !t.function.name.startsWith('mcp__'))).toBe(true);
   expect(status.mcpServers).toBeUndefined();
+});
+
+test("every MCP call carries the run's idempotency key for it in _meta, at-most-once and repeatable alike", async () => {
+  const { result, results: got, status } = await run(
+    [[{ id: 'm1', name: 'mcp__meta__once', arguments: {} }, { id: 'm2', name: 'mcp__meta__again', arguments: {} }]],
+    { mcpServers: { meta: metaEchoServer() }, permissionMode: 'bypass', sandbox: { network: 'none', readOnlyPaths: META_ECHO_READ_PATHS } },
+  );
+  expect(result).toMatchObject({ text: 'Done.' });
+  expect(status.mcpServers).toEqual([{ name: 'meta', tools: 2 }]);
+  const [once, again] = got.map((r) => JSON.parse(r.content) as Record<string, string>);
+  expect(once?.['bareagent/callId']).toMatch(/^run-[0-9a-f-]+\/m1$/);
+  expect(again?.['bareagent/callId']).toBe(once?.['bareagent/callId']?.replace(/m1$/, 'm2'));
 });

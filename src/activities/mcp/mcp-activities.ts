@@ -10,6 +10,8 @@ import { parseMcpServers, pinnedWorkspaceServers, readSettingsFile, WORKSPACE_MC
 /** One call's limit; the activity's start-to-close timeout is a little longer. */
 export const MCP_CALL_TIMEOUT_MS = 5 * 60_000;
 const HEARTBEAT_EVERY_MS = 2_000;
+/** The `_meta` key of a call's idempotency key: a server that can dedupe a repeated call does. */
+export const CALL_ID_META = 'bareagent/callId';
 /** A listing runs every server one after the other: none may hold the run's start for long. */
 const LIST_TIMEOUT_MS = 30_000;
 
@@ -73,7 +75,7 @@ export function createMcpActivities(connections = new McpConnections()) {
       const config: McpServerConfig | undefined = request.source === 'input' ? request.config : (await pinnedWorkspaceServers(root, request.sha256 as string))[request.server];
       if (!config) return { ok: false, errorType: 'McpServerError', message: `MCP server "${request.server}" is no longer in ${WORKSPACE_MCP_FILE}` };
       const result = await connections.use(request.server, config, root, request.sandbox, (client) =>
-        client.callTool({ name: request.tool, arguments: request.arguments }, undefined, {
+        client.callTool({ name: request.tool, arguments: request.arguments, ...(request.callId ? { _meta: { [CALL_ID_META]: request.callId } } : {}) }, undefined, {
           timeout: MCP_CALL_TIMEOUT_MS,
           signal: context.cancellationSignal,
         }),

@@ -6,6 +6,7 @@ import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
 import type { LLMResponse } from '../../common/messages';
 import type { ModelRequest } from '../../common/model-request';
 import type { ProviderConfig } from '../../connection/provider-config';
+import { countProviderFailure, progressOf } from './provider-attempts';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { connectionLost, isConnectionLoss } from './stream-interrupted';
 import { collectStream } from './stream-response';
@@ -21,6 +22,8 @@ import { parseToolArguments, toChatMessages } from './wire-format';
 const HEARTBEAT_EVERY_MS = 2_000;
 /** How often a streaming call publishes its text to the run (the first text goes at once). */
 const PUBLISH_EVERY_MS = 200;
+/** How much of the activity's start-to-close timeout a provider request leaves unused. */
+const START_TO_CLOSE_MARGIN_MS = 15_000;
 
 export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
   const tokenLimitField = new TokenLimitField();
@@ -46,10 +49,18 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
       ...settingsBody(request.settings),
     } as Body;
-    const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+    // Every heartbeat carries the provider failures of this call's attempts so far: the next
+    // attempt reads them back, whether this one fails at the provider or its worker is lost.
+    let progress = progressOf(context.info.heartbeatDetails);
+    const heartbeat = () => context.heartbeat(progress);
+    heartbeat();
+    const ticker = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
+    // A provider that never answers fails as a provider timeout (counted) before the activity's
+    // start-to-close timeout, which is left for a lost worker (not counted).
+    const requestTimeoutMs = Math.max(1_000, Math.min(config.requestTimeoutMs, context.info.startToCloseTimeoutMs - START_TO_CLOSE_MARGIN_MS));
     const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
     const send = async (body: Body): Promise<LLMResponse> => {
-      if (!request.stream) return withRecoveredCalls(await callOnce(client, body), known);
+      if (!request.stream) return withRecoveredCalls(await callOnce(client, body, requestTimeoutMs), known);
       await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: `${PUBLISH_EVERY_MS} milliseconds` });
       const events = streamClient.topic<RunEvent>(EVENTS_TOPIC);
       const batcher = new TextBatcher((event) => events.publish(event, { forceFlush: true }), PUBLISH_EVERY_MS);
@@ -57,7 +68,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
       try {
-        return withRecoveredCalls(await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat()), known);
+        return withRecoveredCalls(await callStreaming(client, body, requestTimeoutMs, request.step, attempt, publish, heartbeat), known);
       } finally {
         batcher.flush();
       }
@@ -73,7 +84,11 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
         return await send(renamed);
       }
     } catch (err) {
-      throw toProviderFailure(err);
+      const counted = countProviderFailure(toProviderFailure(err), progress);
+      progress = counted.progress;
+      // Flushed with the failure report, so the next attempt starts from this count.
+      heartbeat();
+      throw counted.failure;
     } finally {
       clearInterval(ticker);
     }
@@ -90,8 +105,8 @@ function withRecoveredCalls(response: LLMResponse, known: ReadonlySet<string>): 
 
 type Body = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
-async function callOnce(client: OpenAI, body: Body): Promise<LLMResponse> {
-  const completion = await client.chat.completions.create({ ...body, stream: false });
+async function callOnce(client: OpenAI, body: Body, timeout: number): Promise<LLMResponse> {
+  const completion = await client.chat.completions.create({ ...body, stream: false }, { timeout });
   const choice = completion.choices[0];
   const message = choice?.message;
   const reasoning = reasoningOf(message);
@@ -115,6 +130,7 @@ async function callOnce(client: OpenAI, body: Body): Promise<LLMResponse> {
 async function callStreaming(
   client: OpenAI,
   body: Body,
+  timeout: number,
   step: number,
   attempt: number,
   publish: (event: RunEvent) => void,
@@ -122,7 +138,7 @@ async function callStreaming(
 ): Promise<LLMResponse> {
   let stream;
   try {
-    stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } });
+    stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { timeout });
   } catch (err) {
     if (!isStreamingUnsupported(err)) throw err;
     publish({
@@ -130,7 +146,7 @@ async function callStreaming(
       step,
       message: `Streaming unavailable, falling back to non-stream mode (${errorTypeName(err)}).`,
     });
-    return callOnce(client, body);
+    return callOnce(client, body, timeout);
   }
   let received = 0;
   try {

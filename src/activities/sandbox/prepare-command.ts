@@ -29,13 +29,15 @@ export interface CommandPlace {
   workspace: string;
   cwd: string;
   sandbox: SandboxRequest;
+  /** BAREAGENT_CALL_ID: the one variable a run adds to the fixed environment, so that a command can dedupe. */
+  callId?: string;
 }
 
 /** How one command will be started: unconfined `bash -c` when the operator switched the sandbox off, else bwrap. Throws SandboxError when it must not run. */
 export async function prepareCommand(command: string, place: CommandPlace): Promise<PreparedCommand> {
   const settings = readSettings();
   if (!settings.enabled) {
-    return { file: 'bash', args: ['-c', command], env: commandEnv(), cwd: place.cwd, kind: 'off', cleanup: async () => {} };
+    return { file: 'bash', args: ['-c', command], env: commandEnv(callEnv(place)), cwd: place.cwd, kind: 'off', cleanup: async () => {} };
   }
   // Binding / as the workspace would show the whole host, read-write.
   if (place.workspace === '/') throw new SandboxError('Sandbox: the workspace cannot be the root directory /');
@@ -49,7 +51,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
   try {
     const network = await networkPlan(place.sandbox);
     proxy = network.proxy;
-    const env = sandboxBaseEnv();
+    const env = { ...sandboxBaseEnv(), ...callEnv(place) };
     const args = bwrapArgs({
       ...hostView(),
       workspace: place.workspace,
@@ -82,6 +84,10 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
     await cgroup?.remove();
     throw err;
   }
+}
+
+function callEnv(place: CommandPlace): Record<string, string> {
+  return place.callId !== undefined ? { BAREAGENT_CALL_ID: place.callId } : {};
 }
 
 function readSettings(): SandboxSettings {

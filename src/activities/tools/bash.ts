@@ -10,6 +10,8 @@ export interface BashContext {
   sandbox?: SandboxRequest;
   /** Told how the command was confined (for the tool outcome). */
   onSandbox?: (kind: SandboxKind) => void;
+  /** The call's idempotency key (BAREAGENT_CALL_ID in the command's environment). */
+  callId?: string;
 }
 
 /** BareAgent's bash: a failure or a timeout is an ordinary result the model reads. */

@@ -41,10 +41,13 @@ export const toolActivities = {
   bash: toolActivity('bash', async (root, args, request) => {
     const context = Context.current();
     let sandbox: SandboxKind = 'bubblewrap';
+    const started = Date.now();
     const output = await bash(root, args, {
       signal: context.cancellationSignal,
-      onTick: () => context.heartbeat(),
+      // How long it has run: what the run can tell about a command whose worker was then lost.
+      onTick: () => context.heartbeat({ runningMs: Date.now() - started }),
       ...(request.sandbox ? { sandbox: request.sandbox } : {}),
+      ...(request.callId ? { callId: request.callId } : {}),
       onSandbox: (kind) => (sandbox = kind),
     });
     return { output, sandbox };

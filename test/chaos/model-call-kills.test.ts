@@ -1,0 +1,103 @@
+/**
+ * One slow model call whose worker is SIGKILLed while the call is in flight, again and again (a
+ * rolling deploy, a crash loop): lost workers are not provider failures, so the call is retried
+ * as often as it takes, one attempt at a time, while provider errors keep their own four attempts.
+ * Figures go to artifacts/model-call-kills-report.json. Each kill costs the model call's 10 s
+ * heartbeat timeout plus the short lost-worker backoff (at most 5 s): about 16 s, more when a
+ * worker's start is slow (measured 15-46 s a kill on a loaded 2-core machine; 875 s for the file).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
+import type { AgentRunResult } from '../../src/common/wire';
+import { Harness } from '../support/harness';
+import { waitFor } from '../support/wait-for';
+import { WorkerProcess } from '../support/worker-process';
+
+const ROOT = path.resolve(__dirname, '../..');
+const REPORT_FILE = path.join(ROOT, 'artifacts/model-call-kills-report.json');
+const CALL_MS = 5_000;
+const report: Record<string, unknown> = {};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let h: Harness;
+let worker: WorkerProcess | undefined;
+beforeAll(async () => {
+  h = await Harness.create();
+});
+afterAll(async () => {
+  await worker?.kill();
+  await h.close();
+  mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
+  writeFileSync(REPORT_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`model call kills (${REPORT_FILE}):\n${JSON.stringify(report, null, 2)}`);
+});
+
+/**
+ * Kills the only worker `kills` times, each time while model request number k (from 1) is open,
+ * and starts its replacement at once. One worker at a time: on this shared machine a worker's
+ * start can take longer than the heartbeat timeout, and a pool of two was flakier than it saved.
+ */
+async function killDuringCalls(scenario: string, kills: number): Promise<number[]> {
+  const gaps: number[] = [];
+  for (let k = 1; k <= kills; k++) {
+    const request = await waitFor(async () => h.model.requestsFor(scenario)[k - 1], `model request #${k} of ${scenario}`, 120_000);
+    await sleep(Math.max(0, request.receivedAt + 1_000 - Date.now())); // surely in flight: its answer is 4 s away
+    expect(h.model.requestsFor(scenario)).toHaveLength(k); // no second attempt beside it
+    await worker?.kill();
+    const previous = h.model.requestsFor(scenario)[k - 2];
+    if (previous) gaps.push(request.receivedAt - previous.receivedAt);
+    worker = await WorkerProcess.start(h);
+  }
+  return gaps;
+}
+
+/** The attempt number of the run's model call as the server last started it. */
+async function lastAttempt(handle: WorkflowHandle): Promise<number> {
+  const history = await handle.fetchHistory();
+  const attempts = (history.events ?? []).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
+  return Math.max(...attempts);
+}
+
+for (const kills of [6, 20]) {
+  test(`a 5 s model call lives through ${kills} SIGKILLed workers in a row: called once per kill plus once, never twice at once`, async () => {
+    const scenario = `slow-${kills}`;
+    const text = `Answered after ${kills} lost workers.`;
+    h.model.setScenario(scenario, () => ({ text, delayMs: CALL_MS }));
+    worker = await WorkerProcess.start(h);
+    const started = Date.now();
+    const handle = await h.start({ prompt: 'one slow answer', model: scenario, stream: false, workspace: h.workspace() });
+    const gaps = await killDuringCalls(scenario, kills);
+    const result = (await handle.result()) as AgentRunResult;
+
+    expect(result).toMatchObject({ text, stopReason: 'final_answer', iterations: 1 });
+    expect(h.model.requestsFor(scenario)).toHaveLength(kills + 1);
+    expect(h.model.maxConcurrent(scenario)).toBe(1);
+    expect(await lastAttempt(handle)).toBe(kills + 1);
+    report[`kills${kills}`] = {
+      kills,
+      modelRequests: h.model.requestsFor(scenario).length,
+      maxConcurrentRequests: h.model.maxConcurrent(scenario),
+      msBetweenAttempts: { min: Math.min(...gaps), max: Math.max(...gaps), each: gaps },
+      durationMs: Date.now() - started,
+    };
+    await worker.kill();
+  });
+}
+
+test('lost workers leave the provider its own four attempts: 2 kills, then a provider that is down, is 6 requests and LLMCallError', async () => {
+  const scenario = 'slow-then-down';
+  h.model.setScenario(scenario, (_body, index) => (index < 2 ? { text: 'never seen', delayMs: CALL_MS } : { status: 503, errorMessage: 'upstream is down' }));
+  worker = await WorkerProcess.start(h);
+  const handle = await h.start({ prompt: 'one slow answer', model: scenario, stream: false, workspace: h.workspace() });
+  await killDuringCalls(scenario, 2);
+  const error = await handle.result().catch((err: unknown) => err);
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  const failure = (error as WorkflowFailedError).cause as ApplicationFailure;
+  expect(failure.type).toBe('LLMCallError');
+  expect(failure.message).toBe('LLM call failed: InternalServerError: 503 upstream is down');
+  expect(h.model.requestsFor(scenario)).toHaveLength(2 + 4);
+  report.killsThenProviderDown = { kills: 2, modelRequests: h.model.requestsFor(scenario).length, attempts: await lastAttempt(handle) };
+});
