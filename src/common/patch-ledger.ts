@@ -128,4 +128,25 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'no system prompt unless the input gave one, and no environment read at run start',
     state: 'active',
   },
+  {
+    id: 'worker-losses-uncounted',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'a model call (and a repeatable MCP call) that lost its worker four times failed, the losses counted as provider attempts',
+    state: 'active',
+  },
+  {
+    id: 'may-have-run',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'an at-most-once call lost with its worker gave the model an error result only: no may_have_run step, nothing in status',
+    state: 'active',
+  },
+  {
+    id: 'tree-budget',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'each subagent with a budget of its own, its spend not counted against its parent',
+    state: 'active',
+  },
 ];
