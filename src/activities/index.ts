@@ -1,4 +1,5 @@
 import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
+import { checkpointWorkspace, restoreWorkspace } from './checkpoints/checkpoint-activities';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
@@ -49,6 +50,9 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
+    // A file name or a git error could hold a worker secret: the summary and errors are redacted.
+    checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, (r, x) => (r.ok ? { ...r, summary: x.redact(r.summary) } : { ...r, error: x.redact(r.error) })),
+    restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };

@@ -1,3 +1,4 @@
+import type { StepCheckpoint } from './checkpoint';
 import { z } from 'zod';
 import { isValidRule } from '../loop/permission-rules';
 import type { Usage } from './messages';
@@ -98,6 +99,8 @@ export interface StepRecord {
   message_count?: number;
   /** The provider reported no usage for this step's model call: its tokens are an estimate. */
   usage_estimated?: true;
+  /** The workspace snapshot taken after this step's tool round (`bareagent diff`, `rewind`), or why none was. */
+  checkpoint?: StepCheckpoint | { error: string };
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

@@ -111,3 +111,14 @@ export const forkActivities = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/**
+ * A workspace checkpoint: idempotent (the same files give the same tree; the ref moves only for
+ * a new one), so it is retried, on another worker too. It heartbeats while git works: a worker
+ * killed in the middle is noticed in 15 s, not at the end of the timeout.
+ */
+export const checkpointing = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -69,3 +69,6 @@ export const LOCAL_READ_TOOLS = 'local-read-tools';
 
 /** The patch that reads a new run's workspace settings side by side, as local activities where it can (issue 16). Asked only there (see readRunStart). */
 export const RUN_START_TOGETHER = 'run-start-together';
+
+/** The patch that snapshots the workspace at run start and after each tool round that may change it. Asked only at run start (see startCheckpoints). */
+export const WORKSPACE_CHECKPOINTS = 'workspace-checkpoints';

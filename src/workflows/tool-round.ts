@@ -14,6 +14,7 @@ import type { JobBoard } from './job-board';
 import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
+import { checkpointAfterRound } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { backgroundRun, subagent } from './workflow-tools';
@@ -38,6 +39,8 @@ export interface ToolRoundContext {
 export class ToolRound {
   /** How the worker confined the last command; unknown until one ran. */
   private sandboxKind: SandboxKind | undefined;
+  /** A background job finished since the last checkpoint: its changes want one even after a read-only round. */
+  jobsFinished = false;
 
   constructor(private readonly context: ToolRoundContext) {}
 
@@ -88,6 +91,7 @@ export class ToolRound {
       if (seen.failureWarned) failureWarned = true;
       if (seen.stop) {
         state.messages.push({ role: 'user', content: results });
+        await this.checkpoint(calls);
         return { kind: 'stop', ...seen.stop };
       }
     }
@@ -96,6 +100,7 @@ export class ToolRound {
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
+    await this.checkpoint(calls);
     return {
       kind: 'next_turn',
       ...(failureWarned ? { warned: 'repeated_failure' } : warned ? { warned: 'repeated_action' } : {}),
@@ -103,6 +108,14 @@ export class ToolRound {
       evidence,
       ...(ranCommands ? { sandbox: this.sandboxLine() } : {}),
     };
+  }
+
+  /** The workspace after the round, on the record of the step the round ends. */
+  private async checkpoint(calls: ToolCall[]): Promise<void> {
+    const { config, state, report, workflowId } = this.context;
+    const mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, step: report.nextStepId() });
+    if (mark) this.jobsFinished = false;
+    report.attachCheckpoint(mark);
   }
 
   sandboxStatus(): SandboxStatus {
