@@ -7,11 +7,13 @@ import { registerCancel } from './cli/commands/cancel';
 import { registerCodecServer } from './cli/commands/codec-server';
 import { demoCommand } from './cli/commands/demo';
 import { registerFollow } from './cli/commands/follow';
+import { registerDiff } from './cli/commands/diff';
 import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
 import { registerMessages } from './cli/commands/messages';
+import { registerRewind } from './cli/commands/rewind';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
@@ -145,6 +147,8 @@ Examples:
   registerMessages(program, set);
   registerSchedule(program, set, runFlags);
   registerFork(program, set);
+  registerDiff(program, set);
+  registerRewind(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')

@@ -1,5 +1,5 @@
 import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
-import { checkpointWorkspace, restoreWorkspace } from './checkpoints/checkpoint-activities';
+import { checkpointWorkspace, restoreWorkspace } from './checkpoint-activities';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';

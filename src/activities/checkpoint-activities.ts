@@ -1,11 +1,11 @@
 import { Context } from '@temporalio/activity';
-import type { CheckpointRequest, CheckpointResult, RestoreRequest, RestoreResult } from '../../common/checkpoint';
-import { workspaceRoot } from '../tools/workspace';
-import { changedFiles, describeChanges, hasTree, record } from './history';
-import { snapshotLimits } from './limits';
-import { restoreTree } from './restore';
-import { snapshot } from './snapshot';
-import { runRef, storeFor } from './store';
+import type { CheckpointRequest, CheckpointResult, RestoreRequest, RestoreResult } from '../common/checkpoint';
+import { workspaceRoot } from './tools/workspace';
+import { changedFiles, describeChanges, hasTree, record } from '../checkpoints/history';
+import { snapshotLimits } from '../checkpoints/limits';
+import { restoreTree } from '../checkpoints/restore';
+import { snapshot } from '../checkpoints/snapshot';
+import { runRef, storeFor } from '../checkpoints/store';
 
 /** Heartbeats while git works, so a killed worker is noticed in seconds and the checkpoint is taken again elsewhere. */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {

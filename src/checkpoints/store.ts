@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bareagentHome } from '../../connection/home';
+import { bareagentHome } from '../connection/home';
 import { git } from './git';
 
 /**
