@@ -173,7 +173,7 @@ test('rewind refuses a run that is still running', async () => {
   const model = `ckpt-wait-${suffix}`;
   h.model.setScenario(model, [{ text: 'ask', toolCalls: [call('w1', 'bash', { command: 'touch x' })] }]);
   const run = await h.start({ prompt: 'wait', model, workspace: h.workspace({ 'f.txt': 'f\n' }), stream: false });
-  await waitFor(async () => (await run.query(stepsQuery)).length >= 0 && (await run.query(checkpointsQuery)).steps.length === 1);
+  await waitFor(async () => ((await run.query(checkpointsQuery)).steps.length === 1 ? true : undefined), 'the run-start checkpoint');
   const refused = await runCli(['rewind', run.workflowId, '--step', '0'], env);
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('is still running');
