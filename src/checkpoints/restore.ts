@@ -4,7 +4,9 @@ import path from 'node:path';
 import { git } from './git';
 import { changedFiles, record, type ChangedFile } from './history';
 import type { SnapshotLimits } from './limits';
-import { snapshot } from './snapshot';
+import { withPrivateIndex } from './private-index';
+import { snapshotWith } from './snapshot';
+import { ensureStore } from './store';
 
 /**
  * Puts the workspace back to `tree`: first a snapshot of it as it is now (kept on the run's ref,
@@ -19,12 +21,15 @@ export async function restoreTree(
   tree: string,
   rules: { ref: string; deny: readonly string[]; limits: SnapshotLimits; label: string },
 ): Promise<{ saved: string; changed: ChangedFile[] }> {
-  const current = await snapshot(store, root, rules.deny, rules.limits);
-  await record(store, rules.ref, current.tree, `before ${rules.label}`);
-  const changed = await changedFiles(store, current.tree, tree);
-  if (changed.length > 0) await git(['read-tree', '--reset', '-u', tree], { store, workTree: root });
-  await record(store, rules.ref, tree, rules.label);
-  return { saved: current.tree, changed };
+  await ensureStore(store);
+  return withPrivateIndex(store, async (index) => {
+    const current = await snapshotWith(index, store, root, rules.deny, rules.limits);
+    await record(store, rules.ref, current.tree, `before ${rules.label}`);
+    const changed = await changedFiles(store, current.tree, tree);
+    if (changed.length > 0) await git(['read-tree', '--reset', '-u', tree], { store, workTree: root, index });
+    await record(store, rules.ref, tree, rules.label);
+    return { saved: current.tree, changed };
+  });
 }
 
 /** Writes `tree`'s files into `dir`, which must be new or empty; the workspace is not touched. */

@@ -2,6 +2,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { git, nulList } from './git';
 import { isDenied, type SnapshotLimits } from './limits';
+import { withPrivateIndex } from './private-index';
 import { ensureStore } from './store';
 
 export interface Snapshot {
@@ -21,7 +22,12 @@ export interface Snapshot {
  */
 export async function snapshot(store: string, root: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
   await ensureStore(store);
-  const options = { store, workTree: root };
+  return withPrivateIndex(store, (index) => snapshotWith(index, store, root, deny, limits));
+}
+
+/** The snapshot with a given index; `restoreTree` goes on with the same index to check out another tree. */
+export async function snapshotWith(index: string, store: string, root: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
+  const options = { store, workTree: root, index };
   const excludes = limits.exclude.flatMap((pattern) => ['-x', pattern]);
   const [listed, ignoredTracked] = await Promise.all([
     git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...excludes], options),

@@ -55,6 +55,9 @@ function hashDir(dir: string): string {
   return hash.digest('hex');
 }
 
+/** Each CLI call starts a query worker for the closed run: seconds each on a loaded machine. */
+const CLI_TEST_MS = 400_000;
+
 const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, arguments: args });
 
 /** What the workspace holds after each step (ignored *.log and .git aside). */
@@ -85,7 +88,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     ]);
     origin = await h.start({ prompt: 'change files', model, workspace, permissionMode: 'bypass', stream: false }, `ckpt-${suffix}`);
     await origin.result();
-  });
+  }, CLI_TEST_MS);
 
   test('each step that could change files records a checkpoint; a read-only step does not', async () => {
     const steps = await origin.query(stepsQuery);
@@ -99,7 +102,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     const view = await origin.query(checkpointsQuery);
     expect(view.steps.map((s) => s.step)).toEqual([0, 1, 2, 3]);
     expect(view.store!.startsWith(path.join(home, 'checkpoints'))).toBe(true);
-  });
+  }, CLI_TEST_MS);
 
   test('diff shows the whole run, one step, and JSON for scripts', async () => {
     const whole = await runCli(['diff', origin.workflowId, '--json'], env);
@@ -113,7 +116,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     const bad = await runCli(['diff', origin.workflowId, '--step', '9'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--step 9 is past the run's last step (5)");
-  });
+  }, CLI_TEST_MS);
 
   test('rewind to each step leaves exactly its files; ignored files and the workspace .git stay as they were', async () => {
     for (const step of [2, 0, 1, 3]) {
@@ -124,7 +127,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     }
     expect(readFileSync(path.join(workspace, 'keep.log'), 'utf8')).toBe('ignored\nmore\n');
     expect(hashDir(path.join(workspace, '.git'))).toBe(dotGit);
-  });
+  }, CLI_TEST_MS);
 
   test('rewind refuses changes made after the last checkpoint unless --force, which keeps them first', async () => {
     writeFileSync(path.join(workspace, 'a.txt'), 'hand edit\n');
@@ -140,7 +143,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     expect(files(workspace)).toEqual(AT[0]);
     const view = await origin.query(checkpointsQuery);
     expect(execFileSync('git', ['--git-dir', view.store!, 'show', `${saved}:a.txt`]).toString()).toBe('hand edit\n');
-  });
+  }, CLI_TEST_MS);
 
   test('rewind --to copies a step into another directory and leaves the workspace untouched', async () => {
     const before = hashDir(workspace);
@@ -150,7 +153,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     expect(files(dir)).toEqual(AT[2]);
     expect(hashDir(workspace)).toBe(before);
     rmSync(dir, { recursive: true });
-  });
+  }, CLI_TEST_MS);
 
   test("fork --restore-files sees step 1's files before its first turn", async () => {
     const model = `ckpt-fork-${suffix}`;
@@ -166,7 +169,7 @@ describe('a run that writes, edits and changes files through bash', () => {
     const undone = await runCli(['rewind', `ckpt-fork-${suffix}`, '--step', '0'], env);
     expect(undone.code).toBe(0);
     expect(files(workspace)).toEqual(AT[0]);
-  });
+  }, CLI_TEST_MS);
 });
 
 test('rewind refuses a run that is still running', async () => {
@@ -178,7 +181,7 @@ test('rewind refuses a run that is still running', async () => {
   expect(refused.code).toBe(2);
   expect(refused.stderr).toContain('is still running');
   await run.cancel();
-});
+}, CLI_TEST_MS);
 
 test('a hostile workspace gets nothing past the rules: a denied .env, a link to /etc/passwd, a FIFO, a filter', async () => {
   const workspace = h.workspace({ '.env': 'API_TOKEN=hunter2hunter2\n', '.gitattributes': '* filter=evil diff=evil\n', 'ok.txt': 'fine\n' });
@@ -201,4 +204,4 @@ test('a hostile workspace gets nothing past the rules: a denied .env, a link to 
   expect(diff.stdout).toContain('+[redacted]');
   expect(diff.stdout).not.toContain('sk-test-secret');
   expect(diff.stdout).not.toContain('hunter2');
-});
+}, CLI_TEST_MS);
