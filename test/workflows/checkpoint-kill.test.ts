@@ -60,7 +60,7 @@ test('a worker killed during a checkpoint leaves no half-written snapshot and th
   await expect(run.result()).resolves.toMatchObject({ text: 'done' });
 
   const history = await run.fetchHistory();
-  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
   expect(Math.max(...attempts)).toBeGreaterThan(1);
   const view = await run.query(checkpointsQuery);
   expect(view.steps.map((s) => s.step)).toEqual([0, 1]);
