@@ -122,3 +122,14 @@ export const checkpointing = proxyActivities<Activities>({
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/**
+ * The same checkpoint as a local activity, for runs whose own worker holds the workspace: it runs
+ * inside the workflow task that follows the tool round, with the next model call, so a
+ * checkpoint adds no workflow task and one marker instead of three events. A lost worker's task
+ * times out and the next worker takes the checkpoint again (it is idempotent).
+ */
+export const localCheckpointing = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -3,7 +3,7 @@ import type { CheckpointResult, CheckpointsView, RunCheckpoints, StepCheckpoint 
 import type { AgentRunConfig } from '../common/input';
 import { parseRule } from '../loop/permission-rules';
 import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
-import { checkpointing } from './activity-proxies';
+import { checkpointing, localCheckpointing } from './activity-proxies';
 import { invalidInput } from './failures';
 import { WORKSPACE_CHECKPOINTS } from './patches';
 import type { RunState } from './run-state';
@@ -28,9 +28,11 @@ export function deniedPaths(config: Config): string[] {
 async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[]): Promise<CheckpointResult> {
   const previous = state.checkpoints?.last;
   const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, deny, ...(previous ? { previous } : {}), label };
-  const options = { summary: `checkpoint of ${label}`, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) };
+  const summary = `checkpoint of ${label}`;
   try {
-    return await checkpointing.checkpointWorkspace.executeWithOptions(options, [request]);
+    // On the worker that holds the workspace: the run's own (a local activity), or toolTaskQueue's.
+    if (!config.toolTaskQueue) return await localCheckpointing.checkpointWorkspace.executeWithOptions({ summary }, [request]);
+    return await checkpointing.checkpointWorkspace.executeWithOptions({ summary, taskQueue: config.toolTaskQueue }, [request]);
   } catch (err) {
     // Every attempt lost its worker: the run goes on without this checkpoint.
     return { ok: false, error: (err as Error).message };

@@ -60,8 +60,8 @@ test('a worker killed during a checkpoint leaves no half-written snapshot and th
   await expect(run.result()).resolves.toMatchObject({ text: 'done' });
 
   const history = await run.fetchHistory();
-  const attempts = (history.events ?? []).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 0);
-  expect(Math.max(...attempts)).toBeGreaterThan(1);
+  // The checkpoint is a local activity in the killed worker's workflow task: that task timed out and another worker took it again.
+  expect((history.events ?? []).some((e) => e.workflowTaskTimedOutEventAttributes)).toBe(true);
   const view = await run.query(checkpointsQuery);
   expect(view.steps.map((s) => s.step)).toEqual([0, 1]);
   const store = view.store!;

@@ -60,8 +60,9 @@ test('read tools run inside the workflow task, one per tool-only iteration, and 
   expect(scheduled).toContain('write_file');
   // The run's start reads its workspace settings side by side (recorded as each finished), then the tools in the model's order.
   const local = localActivities(events);
-  expect(local.slice(0, 3).sort()).toEqual(['listMcpTools', 'readHooks', 'readProjectInstructions']);
-  expect(local.slice(3)).toEqual(['glob', 'grep', ...Array(READS - 2).fill('read_file')]);
+  expect(local.slice(0, 4).sort()).toEqual(['checkpointWorkspace', 'listMcpTools', 'readHooks', 'readProjectInstructions']);
+  // The write's checkpoint runs in the workflow task after it, with the next model call.
+  expect(local.slice(4)).toEqual(['glob', 'grep', ...Array(READS - 2).fill('read_file'), 'checkpointWorkspace']);
   // Ordinary activities one after the other took 19 workflow tasks here: the run's start (4) and
   // two per tool iteration (model result → tool, tool result → model). Local ones take the start
   // with its first model call (1), one per read (6), the write (2) and the answer (1).
