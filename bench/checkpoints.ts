@@ -135,6 +135,8 @@ function report(trees: TreeCost[], command: string, iterations?: IterationCost):
     '',
     stamp(command),
     '',
+    `Load average when it ended: ${os.loadavg().map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs (every figure scales with it).`,
+    '',
     'One checkpoint = the snapshot of the workspace into its shadow store (`git ls-files` twice, `update-index`, `write-tree`) and the commit on the run\'s ref, as the `checkpointWorkspace` activity does it, without the activity round trip. "First" reads every file into a fresh store; "one file changed" is the median of ' +
       `${CHANGED_RUNS} checkpoints that each follow a change to one file (the index's stat data spares the rest). Bytes: the store's size on disk (\`du -sb\`, loose objects, zlib-compressed).`,
     '',
@@ -157,7 +159,7 @@ function report(trees: TreeCost[], command: string, iterations?: IterationCost):
         ],
       ),
       '',
-      `A checkpoint adds ${ms(added)} to the median iteration here: one more activity (scheduled, run, completed: a workflow task more) and about ten git processes.`,
+      `A checkpoint adds ${ms(added)} to the median iteration here: about ten git processes, in a local activity inside the workflow task that follows the tool round (no workflow task more).`,
     );
   }
   return lines.join('\n');

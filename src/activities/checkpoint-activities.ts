@@ -10,7 +10,8 @@ import { runRef, storeFor } from '../checkpoints/store';
 /** Heartbeats while git works, so a killed worker is noticed in seconds and the checkpoint is taken again elsewhere. */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
-  const timer = setInterval(() => context.heartbeat(), 2000);
+  // A local activity has no heartbeat of its own (the SDK keeps its workflow task alive).
+  const timer = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2000);
   try {
     return await work();
   } finally {
