@@ -70,5 +70,7 @@ test('a worker killed during a checkpoint leaves no half-written snapshot and th
   const count = (tree: string) => execFileSync('git', ['--git-dir', store, 'ls-tree', '-r', '--name-only', tree]).toString().trim().split('\n').length;
   expect(count(view.steps[0]!.id)).toBe(4000);
   expect(count(view.steps[1]!.id)).toBe(4001);
-  expect(readdirSync(store).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  // No lock of the store's own index or refs: nothing stops the next checkpoint. The killed
+  // attempt may leave its private index copy (and its lock), removed after an hour.
+  expect(readdirSync(store).filter((name) => name.endsWith('.lock') && !name.startsWith('index.bareagent-'))).toEqual([]);
 }, 180_000);
