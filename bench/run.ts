@@ -19,6 +19,7 @@ import { eager } from './eager';
 import { floor } from './floor';
 import { transferPoll } from './transfer-poll';
 import { tuning } from './tuning';
+import { checkpoints } from './checkpoints';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -32,6 +33,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   sqlite,
   sandbox,
   floor,
+  checkpoints,
 };
 
 async function main(): Promise<void> {

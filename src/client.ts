@@ -10,12 +10,14 @@ import { demoCommand } from './cli/commands/demo';
 import { registerDoctor } from './cli/commands/doctor';
 import { registerEval } from './cli/commands/eval';
 import { registerFollow } from './cli/commands/follow';
+import { registerDiff } from './cli/commands/diff';
 import { registerFork } from './cli/commands/fork';
 import { registerHistory } from './cli/commands/history';
 import { registerList } from './cli/commands/list';
 import { registerMessage } from './cli/commands/message';
 import { registerMessages } from './cli/commands/messages';
 import { registerPatches } from './cli/commands/patches';
+import { registerRewind } from './cli/commands/rewind';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
@@ -154,6 +156,8 @@ Examples:
   registerSchedule(program, set, runFlags);
   registerFork(program, set);
   registerEval(program, set);
+  registerDiff(program, set);
+  registerRewind(program, set);
   program
     .command('server')
     .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')

@@ -1,4 +1,5 @@
 import type { ToolOutcome, ToolRequest } from '../common/tool-outcome';
+import { checkpointWorkspace, restoreWorkspace } from './checkpoint-activities';
 import { runCommand } from './commands';
 import { McpConnections } from './mcp/connections';
 import { createMcpActivities } from './mcp/mcp-activities';
@@ -55,6 +56,9 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
+    // A file name or a git error could hold a worker secret: the summary and errors are redacted.
+    checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, (r, x) => (r.ok ? { ...r, summary: x.redact(r.summary) } : { ...r, error: x.redact(r.error) })),
+    restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
     workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),

@@ -1,4 +1,5 @@
-import { messagesQuery, stepsQuery } from '../common/contract';
+import { checkpointsQuery, messagesQuery, stepsQuery } from '../common/contract';
+import { checkpointAt } from '../common/checkpoint';
 import { Context } from '@temporalio/activity';
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, type QueryDefinition } from '@temporalio/common';
@@ -37,7 +38,12 @@ export async function loadForkOrigin(forkFrom: ForkFrom): Promise<ForkStart> {
   ]);
   const point = forkPoint(messages, steps, forkFrom.step);
   if (!point.ok) throw invalid(`forkFrom${point.message.startsWith('step') ? '.step' : ''}: ${point.message} (origin ${workflowId})`);
-  return { origin: { workflowId, runId: description.runId, step: point.step }, messages: point.messages, closedToolCalls: point.closedToolCalls };
+  const origin = { workflowId, runId: description.runId, step: point.step };
+  if (!forkFrom.restoreFiles) return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls };
+  const view = await query(client, handle, checkpointsQuery, description.taskQueue);
+  const found = checkpointAt(view, point.step);
+  if (!view.store || !found) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has no checkpoint at or before step ${point.step}${view.error ? ` (${view.error})` : ''}`);
+  return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step } };
 }
 
 async function query<T>(client: Client, handle: WorkflowHandle, definition: QueryDefinition<T, []>, taskQueue: string): Promise<T> {

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TreeBudgetSpent, TreeSpend } from './tree-budget';
+import type { CheckpointsView } from './checkpoint';
 import type { RunEvent } from './events';
 import type { ChildPermission, JobFinished } from './jobs';
 import type { Message } from './messages';
@@ -23,6 +24,8 @@ export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage')
 export const statusQuery = defineQuery<RunStatus>('status');
 export const messagesQuery = defineQuery<Message[]>('messages');
 export const stepsQuery = defineQuery<StepRecord[]>('steps');
+/** The run's workspace checkpoints, step 0 being the run start (`bareagent diff`, `rewind`). */
+export const checkpointsQuery = defineQuery<CheckpointsView>('checkpoints');
 /** The run's stream from an offset, also after the run closed: a follower's catch-up path. */
 export const eventsQuery = defineQuery<Array<{ offset: number; event: RunEvent }>, [number?]>('events');
 /** A finished background job (command or subagent) reports here, by workflow id. */

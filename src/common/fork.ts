@@ -15,6 +15,8 @@ export interface ForkStart {
   messages: Message[];
   /** Tool calls the origin asked for but never ran (it stopped mid-round): closed with error results. */
   closedToolCalls: number;
+  /** With `restoreFiles`: the origin's checkpoint in effect at the step, and the store that holds it. */
+  checkpoint?: { store: string; id: string; step: number };
 }
 
 /** The summary the CLI gives a fork in the Web UI and `bareagent list`. */

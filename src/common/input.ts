@@ -59,6 +59,8 @@ export const ForkFrom = z.strictObject({
   workflowId: z.string().trim().min(1, { message: 'must be a non-empty workflow id' }),
   runId: z.string().trim().min(1).optional(),
   step: z.number().int().min(1, { message: 'must be a step number, 1 or more' }).optional(),
+  /** Put the workspace back to the origin's checkpoint of that step before the first turn. */
+  restoreFiles: z.boolean().optional(),
 });
 export type ForkFrom = z.infer<typeof ForkFrom>;
 
@@ -136,6 +138,8 @@ export const AgentRunInput = z.strictObject({
 
   /** Start from another run's conversation (fork and resume): nothing of it runs again. */
   forkFrom: ForkFrom.optional(),
+  /** A snapshot of the workspace at run start and after each tool round that may change it (default true). */
+  checkpoints: z.boolean().optional(),
   /** Where to POST when the run waits for a human (the worker's BAREAGENT_NOTIFY_WEBHOOK is told too). */
   notify: NotifyInput.optional(),
   /** Internal: the state a run carries into its next run across continue-as-new. */

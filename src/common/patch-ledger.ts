@@ -149,4 +149,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'each subagent with a budget of its own, its spend not counted against its parent',
     state: 'active',
   },
+  {
+    id: 'workspace-checkpoints',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'no workspace snapshot at run start or after a tool round, and no checkpoint on the step records',
+    state: 'active',
+  },
 ];

@@ -1,3 +1,4 @@
+import type { StepCheckpoint } from './checkpoint';
 import { z } from 'zod';
 import { isValidRule } from './permission-rule-syntax';
 import type { PendingPermission } from './pending-permission';
@@ -100,6 +101,8 @@ export interface StepRecord {
   usage_estimated?: true;
   /** Tool calls of this step's reply that the provider left as text and were recovered from it. */
   recovered_tool_calls?: number;
+  /** The workspace snapshot taken after this step's tool round (`bareagent diff`, `rewind`), or why none was. */
+  checkpoint?: StepCheckpoint | { error: string };
 }
 
 /** Budgets left (null: no limit) and what was used, at one moment. */

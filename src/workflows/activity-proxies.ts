@@ -140,3 +140,25 @@ export const forkActivities = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/**
+ * A workspace checkpoint: idempotent (the same files give the same tree; the ref moves only for
+ * a new one), so it is retried, on another worker too. It heartbeats while git works: a worker
+ * killed in the middle is noticed in 15 s, not at the end of the timeout.
+ */
+export const checkpointing = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * The same checkpoint as a local activity, for runs whose own worker holds the workspace: it runs
+ * inside the workflow task that follows the tool round, with the next model call, so a
+ * checkpoint adds no workflow task and one marker instead of three events. A lost worker's task
+ * times out and the next worker takes the checkpoint again (it is idempotent).
+ */
+export const localCheckpointing = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -36,6 +36,7 @@ import { readNestedInstructionsAfter } from './project-instructions';
 import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
 import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
+import { startCheckpoints } from './checkpoints';
 import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -67,9 +68,15 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
-      if (this.fresh) await readRunStart(this.config, this.sandbox, this.state, (input) => this.askAboutSettings(input));
+      // Side by side: the run-start reads keep their one workflow task with the first model call.
+      if (this.fresh) {
+        await Promise.all([
+          startCheckpoints(this.config, this.state, this.workflowId),
+          readRunStart(this.config, this.sandbox, this.state, (input) => this.askAboutSettings(input)),
+        ]);
+      }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
-      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
+      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report, { config: this.config, workflowId: this.workflowId });
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -261,6 +268,7 @@ class AgentRun {
   private injectNotifications(): void {
     const drained = this.board.drain();
     if (drained.length === 0) return;
+    this.tools.jobsFinished = true;
     this.state.messages = injectNotifications(this.state.messages, drained);
     this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
   }

@@ -1,6 +1,7 @@
 import { upsertMemo } from '@temporalio/workflow';
 import { FailureType } from '../common/failures';
-import type { ForkFrom } from '../common/input';
+import type { AgentRunConfig, ForkFrom } from '../common/input';
+import { restoreFromOrigin } from './checkpoints';
 import { forkActivities } from './activity-proxies';
 import type { RunReporter } from './run-reporter';
 import { attempt, invalidInput } from './failures';
@@ -11,13 +12,20 @@ import type { RunState } from './run-state';
  * reads it from this run's history), then the fork's own prompt as the next user message. No
  * tool of the origin runs again: their results are in the conversation.
  */
-export async function startFromOrigin(forkFrom: ForkFrom, prompt: string, state: RunState, report: RunReporter): Promise<void> {
+export async function startFromOrigin(
+  forkFrom: ForkFrom,
+  prompt: string,
+  state: RunState,
+  report: RunReporter,
+  run?: { config: Omit<AgentRunConfig, 'resume'>; workflowId: string },
+): Promise<void> {
   const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom));
   if (!read.ok) {
     const { type, message } = read;
     throw invalidInput(type === FailureType.InvalidInput ? message : `forkFrom: could not read the origin ${forkFrom.workflowId}: ${type}: ${message}`);
   }
   const loaded = read.value;
+  if (loaded.checkpoint && run) await restoreFromOrigin(run.config, state, run.workflowId, loaded.checkpoint);
   state.messages = [...loaded.messages, { role: 'user', content: prompt }];
   state.forkedFrom = loaded.origin;
   showOrigin(state, report);

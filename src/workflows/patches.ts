@@ -109,3 +109,5 @@ export const MAY_HAVE_RUN = 'may-have-run';
  * (see TreeBudget.forChild); runs recorded before gave each subagent a budget of its own.
  */
 export const TREE_BUDGET = 'tree-budget';
+/** The patch that snapshots the workspace at run start and after each tool round that may change it. Asked only at run start (see startCheckpoints). */
+export const WORKSPACE_CHECKPOINTS = 'workspace-checkpoints';

@@ -3,7 +3,8 @@ import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { describeIssues, type AgentRunConfig } from '../common/input';
 import { UserMessageInput, type RunStatus } from '../common/wire';
 import { formatRemaining, type BudgetLimits } from '../loop/budget';
-import { eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
+import { checkpointsQuery, eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
+import { checkpointsView } from './checkpoints';
 import type { HumanChannel } from './human-channel';
 import type { JobBoard } from './job-board';
 import type { RunReporter } from './run-reporter';
@@ -26,6 +27,7 @@ export interface RunView {
 export function setRunHandlers(run: RunView): void {
   setHandler(messagesQuery, () => run.state.messages);
   setHandler(stepsQuery, () => run.state.steps);
+  setHandler(checkpointsQuery, () => checkpointsView(run.state));
   setHandler(eventsQuery, (fromOffset = 0) => eventsSince(run.stream, fromOffset));
   setHandler(statusQuery, () => runStatus(run));
   setHandler(userMessageSignal, (raw) => {

@@ -1,6 +1,7 @@
 import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
+import type { StepCheckpoint } from '../common/checkpoint';
 import type { ToolCall } from '../common/messages';
 import type { BudgetSnapshot, RunPhase, StepRecord } from '../common/wire';
 import { formatRemaining, type BudgetLimits } from '../loop/budget';
@@ -19,6 +20,10 @@ export class RunReporter {
   phase: RunPhase = 'starting';
   readonly attributes = new RunAttributes();
   private readonly events;
+  /** The checkpoint of the tool round whose step is recorded next. */
+  private pendingCheckpoint: StepCheckpoint | { error: string } | undefined;
+  /** `step 3 changed 2 files`: the newest checkpoint, on the Web UI's details line. */
+  private checkpointLine = '';
 
   constructor(
     stream: WorkflowStream,
@@ -45,12 +50,25 @@ export class RunReporter {
       ...computed,
       ...(this.state.usageEstimatePending ? { usage_estimated: true as const } : {}),
       ...(recovered ? { recovered_tool_calls: recovered } : {}),
+      ...(this.pendingCheckpoint ? { checkpoint: this.pendingCheckpoint } : {}),
     };
+    if (this.pendingCheckpoint) this.checkpointLine = describeCheckpoint(stepId, this.pendingCheckpoint);
+    this.pendingCheckpoint = undefined;
     this.state.usageEstimatePending = false;
     if (recovered) delete this.state.recoveredToolCallsPending;
     this.state.steps.push(record);
     this.publish({ type: 'step', record });
     return record;
+  }
+
+  /** The step the next record gets: what a checkpoint taken now is labelled. */
+  nextStepId(): number {
+    return (this.state.steps.at(-1)?.step_id ?? 0) + 1;
+  }
+
+  /** The tool round's checkpoint goes on the next step record (that round's own). */
+  attachCheckpoint(mark: StepCheckpoint | { error: string } | undefined): void {
+    this.pendingCheckpoint = mark;
   }
 
   /** The one place a step is recorded: a transition, with the budget as it was when the step began. */
@@ -62,7 +80,7 @@ export class RunReporter {
   setPhase(phase: RunPhase): void {
     this.phase = phase;
     this.attributes.set({ iterations: this.iteration });
-    setCurrentDetails(`**${phase}** · iteration ${this.iteration}/${this.maxIterations} · ${formatRemaining(this.state.budget, this.limits, Date.now())}`);
+    setCurrentDetails(`**${phase}** · iteration ${this.iteration}/${this.maxIterations} · ${formatRemaining(this.state.budget, this.limits, Date.now())}${this.checkpointLine}`);
   }
 
   publish(event: RunEvent): void {
@@ -76,4 +94,9 @@ export class RunReporter {
     const failure = err instanceof ApplicationFailure ? err : undefined;
     this.publish({ type: 'failed', failureType: failure?.type ?? 'Error', message: (err as Error).message });
   }
+}
+
+function describeCheckpoint(step: number, mark: StepCheckpoint | { error: string }): string {
+  if ('error' in mark) return ` · step ${step}: no checkpoint (${mark.error.slice(0, 80)})`;
+  return ` · step ${step} changed ${mark.changed} file${mark.changed === 1 ? '' : 's'} (checkpoint ${mark.id.slice(0, 10)})`;
 }

@@ -6,6 +6,7 @@ import type { McpCatalog } from '../common/mcp';
 import { Message } from '../common/messages';
 import type { ProjectInstructions } from '../common/project-instructions';
 import type { RunEnvironment } from '../common/run-environment';
+import type { RunCheckpoints } from '../common/checkpoint';
 import type { ForkOrigin } from '../common/fork';
 import type { WorkspaceSettingsStatus } from '../common/workspace-settings';
 import type { StepRecord } from '../common/wire';
@@ -92,6 +93,11 @@ export const RunState = z.object({
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
   /** A fork's origin, once its conversation was loaded. */
+  /** Where the conversation's workspace checkpoints are, its run-start and newest ones. */
+  checkpoints: z
+    .object({ workspace: z.string().optional(), store: z.string().optional(), start: z.string().optional(), last: z.string().optional(), deny: z.array(z.string()), error: z.string().optional() })
+    .transform((checkpoints) => checkpoints as RunCheckpoints)
+    .optional(),
   forkedFrom: z.object({ workflowId: z.string(), runId: z.string(), step: z.number().int() }).transform((origin) => origin as ForkOrigin).optional(),
 });
 export type RunState = z.output<typeof RunState>;

@@ -16,6 +16,7 @@ import type { JobBoard } from './job-board';
 import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
+import { checkpointAfterRound } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
@@ -47,6 +48,8 @@ export class ToolRound {
   /** How the worker confined the last command; unknown until one ran. */
   private sandboxKind: SandboxKind | undefined;
   private readonly lost: MayHaveRunLog;
+  /** A background job finished since the last checkpoint: its changes want one even after a read-only round. */
+  jobsFinished = false;
 
   constructor(private readonly context: ToolRoundContext) {
     const { config, state, report, workflowId } = context;
@@ -125,6 +128,7 @@ export class ToolRound {
       if (seen.stop) {
         state.messages.push({ role: 'user', content: results });
         this.lost.record();
+        await this.checkpoint(calls);
         return { kind: 'stop', ...seen.stop };
       }
     }
@@ -134,6 +138,7 @@ export class ToolRound {
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     this.lost.record();
     const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
+    await this.checkpoint(calls);
     return {
       kind: 'next_turn',
       ...(failureWarned ? { warned: 'repeated_failure' } : warned ? { warned: 'repeated_action' } : {}),
@@ -141,6 +146,14 @@ export class ToolRound {
       evidence,
       ...(ranCommands ? { sandbox: this.sandboxLine() } : {}),
     };
+  }
+
+  /** The workspace after the round, on the record of the step the round ends. */
+  private async checkpoint(calls: ToolCall[]): Promise<void> {
+    const { config, state, report, workflowId } = this.context;
+    const mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, step: report.nextStepId() });
+    if (mark) this.jobsFinished = false;
+    report.attachCheckpoint(mark);
   }
 
   sandboxStatus(): SandboxStatus {

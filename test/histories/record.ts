@@ -314,6 +314,22 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fork it', model: 'm', workspace, forkFrom: { workflowId: 'history-fork-origin', step: 1 } }),
   },
   {
+    // Checkpoints at run start and after each changing tool round; a fork that restores step 1's files.
+    name: 'workspace-checkpoints',
+    files: { 'old.txt': 'old\n' },
+    scenario: byPrompt({
+      'Checkpoint origin': [
+        { toolCalls: [{ id: 'k1', name: 'write_file', arguments: { file_path: 'a.txt', content: 'one\n' } }] },
+        { toolCalls: [{ id: 'k2', name: 'bash', arguments: { command: 'echo two >> a.txt && rm old.txt' } }] },
+        { text: 'Origin done.' },
+        { toolCalls: [{ id: 'k3', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+        { text: 'Fork done.' },
+      ],
+    }),
+    before: (run, workspace) => run('history-checkpoint-origin', { prompt: 'Checkpoint origin', model: 'm', workspace, permissionMode: 'bypass' }),
+    input: (workspace) => ({ prompt: 'Fork with files', model: 'm', workspace, permissionMode: 'bypass', forkFrom: { workflowId: 'history-checkpoint-origin', step: 1, restoreFiles: true } }),
+  },
+  {
     // "Allow for the rest of this run": the same command later runs unasked.
     name: 'permission-allowed-for-run',
     scenario: [

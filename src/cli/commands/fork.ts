@@ -14,6 +14,7 @@ export interface ForkFlags extends BudgetFlags {
   maxIterations?: string;
   id?: string;
   json?: boolean;
+  restoreFiles?: boolean;
 }
 
 export const RESUME_PROMPT = 'Continue from where you stopped.';
@@ -56,7 +57,7 @@ export function forkInput(origin: Origin, prompt: string, step: number | undefin
   const input = {
     ...origin.input,
     prompt,
-    forkFrom: { workflowId: origin.workflowId, ...(step !== undefined ? { step } : {}) },
+    forkFrom: { workflowId: origin.workflowId, ...(step !== undefined ? { step } : {}), ...(flags.restoreFiles ? { restoreFiles: true } : {}) },
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.maxIterations !== undefined ? { maxIterations: Number(flags.maxIterations) } : {}),
     budgets,
@@ -81,6 +82,7 @@ function budgetOptions(command: Command): Command {
 export function registerFork(program: Command, settle: (code: Promise<number>) => Promise<void>): void {
   budgetOptions(program.command('fork').argument('<workflowId>', 'the run to fork (open or closed)'))
     .option('--step <n>', 'fork after this step (the STEP column of bareagent history; default: the last)')
+    .option('--restore-files', "put the workspace back to the origin's checkpoint of that step before the first turn")
     .description("start a new run from another run's conversation up to a step; nothing of it runs again")
     .addHelpText(
       'after',

@@ -1,0 +1,56 @@
+import { Context } from '@temporalio/activity';
+import type { CheckpointRequest, CheckpointResult, RestoreRequest, RestoreResult } from '../common/checkpoint';
+import { workspaceRoot } from './tools/workspace';
+import { changedFiles, describeChanges, hasTree, record } from '../checkpoints/history';
+import { snapshotLimits } from '../checkpoints/limits';
+import { restoreTree } from '../checkpoints/restore';
+import { snapshot } from '../checkpoints/snapshot';
+import { runRef, storeFor } from '../checkpoints/store';
+
+/** Heartbeats while git works, so a killed worker is noticed in seconds and the checkpoint is taken again elsewhere. */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  // A local activity has no heartbeat of its own (the SDK keeps its workflow task alive).
+  const timer = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * A snapshot of the workspace after a tool round (or at run start), on the worker that holds
+ * it. Idempotent: the same files give the same tree, and the ref moves only when the tree is
+ * new, so a retry after a lost worker records the same id. A failure (no git, a full disk) is a
+ * value: the run goes on without that checkpoint.
+ */
+export async function checkpointWorkspace(request: CheckpointRequest): Promise<CheckpointResult> {
+  try {
+    return await heartbeating(async () => {
+      const root = workspaceRoot(request.workspace);
+      const store = storeFor(root);
+      const taken = await snapshot(store, root, request.deny, snapshotLimits());
+      await record(store, runRef(request.workflowId), taken.tree, `checkpoint: ${request.label}`);
+      const changed = await changedFiles(store, request.previous, taken.tree);
+      return { ok: true as const, id: taken.tree, workspace: root, store, changed: changed.length, files: taken.files, skipped: taken.skipped, summary: describeChanges(changed) };
+    });
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/**
+ * A fork's `restoreFiles`: its origin's snapshot back into the workspace before the first turn.
+ * The snapshot must be in this workspace's own store (a fork shares its origin's workspace).
+ */
+export async function restoreWorkspace(request: RestoreRequest): Promise<RestoreResult> {
+  return heartbeating(async () => {
+    const root = workspaceRoot(request.workspace);
+    const store = storeFor(root);
+    if (store !== request.store) return { ok: false as const, error: `the origin's checkpoints are of another workspace (${request.store}), not of ${root}` };
+    if (!(await hasTree(store, request.id))) return { ok: false as const, error: `the checkpoint ${request.id} is not in ${store}` };
+    const restored = await restoreTree(store, root, request.id, { ref: runRef(request.workflowId), deny: request.deny, limits: snapshotLimits(), label: `restore ${request.id}` });
+    return { ok: true as const, saved: restored.saved, changed: restored.changed.map((c) => `${c.status} ${c.path}`) };
+  });
+}

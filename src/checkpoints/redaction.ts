@@ -1,0 +1,7 @@
+import { createRedactor, type Redactor } from '../activities/secrets/redact';
+import { secretsFromEnv } from '../activities/secrets/worker-secrets';
+
+/** What `bareagent diff` prints passes the same redactor as every tool result: the secrets of this environment. */
+export function diffRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
+  return createRedactor(secretsFromEnv(env));
+}

@@ -1,0 +1,93 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { git, nulList } from './git';
+import { isDenied, type SnapshotLimits } from './limits';
+import { withPrivateIndex } from './private-index';
+import { ensureStore } from './store';
+
+export interface Snapshot {
+  tree: string;
+  files: number;
+  skipped: number;
+}
+
+/**
+ * The workspace as a git tree in the store: the files git would list (tracked by an earlier
+ * snapshot, or untracked and not ignored by the workspace's `.gitignore`), less the exclude
+ * list, what deny rules forbid to read_file, files over the caps and anything that is neither a
+ * regular file nor a symlink (FIFOs, devices, sockets, nested repositories). Symlinks are stored
+ * as links, never followed. The store's index keeps stat data, so only changed files are read.
+ * Objects are written before the tree that names them: a kill at any point leaves loose objects
+ * at most, never a tree that points at nothing.
+ */
+export async function snapshot(store: string, root: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
+  await ensureStore(store);
+  return withPrivateIndex(store, (index) => snapshotWith(index, store, root, deny, limits));
+}
+
+/** The snapshot with a given index; `restoreTree` goes on with the same index to check out another tree. */
+export async function snapshotWith(index: string, store: string, root: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
+  const options = { store, workTree: root, index };
+  const excludes = limits.exclude.flatMap((pattern) => ['-x', pattern]);
+  const [listed, ignoredTracked] = await Promise.all([
+    git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...excludes], options),
+    git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard', ...excludes], options),
+  ]);
+  const ignored = new Set(nulList(ignoredTracked));
+  const keep: string[] = [];
+  const drop: string[] = [];
+  let skipped = 0;
+  let total = 0;
+  const dirs = new Map<string, boolean>();
+  for (const file of [...new Set(nulList(listed))].sort()) {
+    if (ignored.has(file) || isDenied(file, deny) || !plainParents(root, file, dirs)) {
+      drop.push(file);
+      continue;
+    }
+    const stats = lstatOrUndefined(path.join(root, file));
+    if (!stats) drop.push(file);
+    else if (stats.isSymbolicLink()) keep.push(file);
+    else if (stats.isFile() && stats.size <= limits.maxFileBytes && total + stats.size <= limits.maxTotalBytes) {
+      total += stats.size;
+      keep.push(file);
+    } else {
+      skipped += 1;
+      drop.push(file);
+    }
+  }
+  if (drop.length > 0) await git(['update-index', '-z', '--force-remove', '--stdin'], { ...options, input: nulJoin(drop) });
+  if (keep.length > 0) await git(['update-index', '-z', '--add', '--remove', '--stdin'], { ...options, input: nulJoin(keep) });
+  const tree = (await git(['write-tree'], options)).toString('utf8').trim();
+  return { tree, files: keep.length, skipped };
+}
+
+function nulJoin(files: string[]): string {
+  return files.map((file) => `${file}\0`).join('');
+}
+
+function lstatOrUndefined(file: string) {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when no directory on the way to `file` is a symlink: an index entry `dir/a` from an earlier
+ * snapshot must not be read through a `dir` that now links out of the workspace.
+ */
+function plainParents(root: string, file: string, seen: Map<string, boolean>): boolean {
+  const dir = path.dirname(file);
+  if (dir === '.') return true;
+  const known = seen.get(dir);
+  if (known !== undefined) return known;
+  let plain: boolean;
+  try {
+    plain = realpathSync(path.join(root, dir)) === path.join(root, dir);
+  } catch {
+    plain = false;
+  }
+  seen.set(dir, plain);
+  return plain;
+}

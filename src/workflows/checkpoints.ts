@@ -1,0 +1,102 @@
+import { patched } from '@temporalio/workflow';
+import type { CheckpointResult, CheckpointsView, RunCheckpoints, StepCheckpoint } from '../common/checkpoint';
+import type { AgentRunConfig } from '../common/input';
+import { parseRule } from '../loop/permission-rules';
+import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
+import { checkpointing, localCheckpointing } from './activity-proxies';
+import { invalidInput } from './failures';
+import { WORKSPACE_CHECKPOINTS } from './patches';
+import type { RunState } from './run-state';
+
+type Config = Omit<AgentRunConfig, 'resume'>;
+
+/** Tools that cannot change the workspace: a round of only these takes no checkpoint. */
+const READ_ONLY = new Set(['read_file', 'glob', 'grep', 'todo_read']);
+
+/** The read_file deny rules as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
+export function deniedPaths(config: Config): string[] {
+  const paths: string[] = [];
+  for (const text of config.permissionRules.deny ?? []) {
+    const rule = parseRule(text);
+    if (rule.tool !== 'read_file') continue;
+    if (rule.prefix) paths.push(`${canonicalPrefix(rule.argument ?? '')}*`);
+    else paths.push(canonicalPath(rule.argument ?? ''));
+  }
+  return paths;
+}
+
+async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[]): Promise<CheckpointResult> {
+  const previous = state.checkpoints?.last;
+  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, deny, ...(previous ? { previous } : {}), label };
+  const summary = `checkpoint of ${label}`;
+  try {
+    // On the worker that holds the workspace: the run's own (a local activity), or toolTaskQueue's.
+    if (!config.toolTaskQueue) return await localCheckpointing.checkpointWorkspace.executeWithOptions({ summary }, [request]);
+    return await checkpointing.checkpointWorkspace.executeWithOptions({ summary, taskQueue: config.toolTaskQueue }, [request]);
+  } catch (err) {
+    // Every attempt lost its worker: the run goes on without this checkpoint.
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+/**
+ * Step 0: the workspace before the run's first turn, for `rewind --step 0`. Only a new run asks
+ * (a run continued as new carries `state.checkpoints`); a history recorded before checkpoints
+ * existed has no marker here and replays without them.
+ */
+export async function startCheckpoints(config: Config, state: RunState, workflowId: string): Promise<void> {
+  if (config.checkpoints === false || !patched(WORKSPACE_CHECKPOINTS)) return;
+  const deny = deniedPaths(config);
+  const taken = await take(config, state, workflowId, 'run start', deny);
+  state.checkpoints = taken.ok ? { workspace: taken.workspace, store: taken.store, start: taken.id, last: taken.id, deny } : { deny, error: taken.error };
+}
+
+/**
+ * After a tool round that may have changed the workspace (anything but read-only tools, or a job
+ * that finished meanwhile): a checkpoint, whose id goes on the step record.
+ */
+export async function checkpointAfterRound(
+  config: Config,
+  state: RunState,
+  workflowId: string,
+  round: { calls: ReadonlyArray<{ name: string }>; jobsFinished: boolean; step: number },
+): Promise<StepCheckpoint | { error: string } | undefined> {
+  const checkpoints: RunCheckpoints | undefined = state.checkpoints;
+  if (!checkpoints) return undefined;
+  if (!round.jobsFinished && round.calls.every((call) => READ_ONLY.has(call.name))) return undefined;
+  const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny);
+  if (!taken.ok) return { error: taken.error };
+  state.checkpoints = { ...checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id };
+  return { id: taken.id, changed: taken.changed };
+}
+
+/** The `checkpoints` query: step 0 (run start) and every step record that holds one. */
+export function checkpointsView(state: RunState): CheckpointsView {
+  const { workspace, store, start, deny = [], error } = state.checkpoints ?? {};
+  const steps: CheckpointsView['steps'] = start ? [{ step: 0, id: start, changed: 0 }] : [];
+  for (const record of state.steps) {
+    const mark = record.checkpoint;
+    if (mark && 'id' in mark) steps.push({ step: record.step_id, id: mark.id, changed: mark.changed });
+  }
+  return {
+    ...(workspace ? { workspace } : {}),
+    ...(store ? { store } : {}),
+    deny,
+    lastStep: state.steps.at(-1)?.step_id ?? 0,
+    steps,
+    ...(error ? { error } : {}),
+  };
+}
+
+/**
+ * `forkFrom.restoreFiles`: the origin's snapshot back into the workspace before the fork's first
+ * turn. The fork's own run-start checkpoint (step 0) was taken first, so `rewind --step 0` of the
+ * fork undoes the restore; the activity also keeps the files it replaces on the fork's ref.
+ */
+export async function restoreFromOrigin(config: Config, state: RunState, workflowId: string, checkpoint: { store: string; id: string; step: number }): Promise<void> {
+  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, store: checkpoint.store, id: checkpoint.id, deny: deniedPaths(config) };
+  const options = { summary: `restore the files of step ${checkpoint.step}`, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) };
+  const restored = await checkpointing.restoreWorkspace.executeWithOptions(options, [request]);
+  if (!restored.ok) throw invalidInput(`forkFrom.restoreFiles: ${restored.error}`);
+  if (state.checkpoints) state.checkpoints = { ...state.checkpoints, last: checkpoint.id };
+}
