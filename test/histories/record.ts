@@ -395,6 +395,8 @@ async function main() {
   });
   const model = await ScriptedModelServer.start();
   refusingWebhook = await WebhookReceiver.start(() => 404);
+  // The receiver is on loopback, which the worker's egress policy refuses unless the operator allows it.
+  process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const native = await NativeConnection.connect({ address });

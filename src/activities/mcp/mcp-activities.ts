@@ -52,7 +52,7 @@ export function createMcpActivities(connections = new McpConnections()) {
         });
         servers.push({ name, source, tools });
       } catch (err) {
-        servers.push({ name, source, tools: [], error: (err as Error).message.slice(0, 2000) });
+        servers.push({ name, source, tools: [], error: (err as Error).message });
       }
     }
     if (fileError) servers.push({ name: '.bareagent/mcp.json', source: 'workspace', tools: [], error: fileError });
