@@ -124,6 +124,11 @@ export const AgentRunInput = z.strictObject({
   /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
   projectInstructions: z.boolean().default(true),
 
+  /** How many background jobs, and background subagents, may run at once; past it the model gets an error result. */
+  concurrency: z
+    .strictObject({ backgroundJobs: z.number().int().min(1).max(64).default(4), subagents: z.number().int().min(1).max(64).default(4) })
+    .default({ backgroundJobs: 4, subagents: 4 }),
+
   /** Start from another run's conversation (fork and resume): nothing of it runs again. */
   forkFrom: ForkFrom.optional(),
   /** Where to POST when the run waits for a human (the worker's BAREAGENT_NOTIFY_WEBHOOK is told too). */

@@ -198,6 +198,7 @@ class AgentRun {
         this.policy.allow.push(parseRule(rule));
       },
       forgetAnswers: this.patches.answersPerRequest,
+      blankDerivesNone: this.patches.checkedToolCalls,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tools = new ToolRound({
@@ -213,6 +214,7 @@ class AgentRun {
       // Runs that started under the pattern-list guard keep its decisions on replay.
       guard: this.patches.parsedShellGuard ? checkPermission : checkPermissionV1,
       failuresByAction: this.patches.failuresByAction,
+      checkedToolCalls: this.patches.checkedToolCalls,
       hooks: this.hooks,
     });
     this.model = new ModelTurn({

@@ -26,6 +26,8 @@ export interface HumanChannelContext {
   allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   forgetAnswers: boolean;
+  /** See PermissionGate: false only for runs recorded before a blank argument derived no rule. */
+  blankDerivesNone: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export class HumanChannel {
   private readonly gate: PermissionGate;
 
   constructor(private readonly context: HumanChannelContext) {
-    this.gate = new PermissionGate(context.forgetAnswers);
+    this.gate = new PermissionGate(context.forgetAnswers, context.blankDerivesNone);
   }
 
   pending(): PendingPermission[] {

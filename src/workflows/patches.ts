@@ -22,6 +22,14 @@ export const TOKENS_FROM_USAGE = 'tokens-from-usage';
  */
 export const CHILDREN_END_WITH_RUN = 'children-end-with-run';
 
+/**
+ * The patch that checks tool calls before they run: a blank `command` or `file_path` is an invalid
+ * argument, "allow always" on a blank argument derives no rule, and a run keeps at most its
+ * `concurrency` of background jobs and of background subagents running at once. Runs recorded
+ * before it ran blank calls, could allow a bare tool for the run, and started any number of jobs.
+ */
+export const CHECKED_TOOL_CALLS = 'checked-tool-calls';
+
 /** What a run does the new way; false only where it replays a history recorded before that patch. */
 export interface RunPatches {
   /** Commands are parsed; the pattern-list guard otherwise. */
@@ -34,6 +42,8 @@ export interface RunPatches {
   failuresByAction: boolean;
   /** Compaction counts tokens from the provider's usage plus a script-aware estimate. */
   tokensFromUsage: boolean;
+  /** Blank arguments refused, no rule derived from them, jobs and subagents bounded per run. */
+  checkedToolCalls: boolean;
 }
 
 /** Asks the constructor's patches, in their fixed order. */
@@ -43,7 +53,8 @@ export function askRunPatches(): RunPatches {
   const repliesPerTurn = patched(REPLIES_PER_TURN);
   const failuresByAction = patched(FAILURES_BY_ACTION);
   const tokensFromUsage = patched(TOKENS_FROM_USAGE);
-  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage };
+  const checkedToolCalls = patched(CHECKED_TOOL_CALLS);
+  return { parsedShellGuard, answersPerRequest, repliesPerTurn, failuresByAction, tokensFromUsage, checkedToolCalls };
 }
 
 /** The patch that lists MCP servers' tools at the start of a new run (issue 15). Asked only there (see listMcpTools). */

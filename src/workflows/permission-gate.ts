@@ -26,7 +26,11 @@ export class PermissionGate {
    * `forgetAnswers`: an answer holds for its own request only. Runs recorded before it kept every
    * answer for the run, so a provider that reused a call id got an earlier "allow" applied unasked.
    */
-  constructor(private readonly forgetAnswers = true) {
+  constructor(
+    private readonly forgetAnswers = true,
+    /** See sessionRuleFor: false only for runs recorded before a blank argument derived no rule. */
+    private readonly blankDerivesNone = true,
+  ) {
     setHandler(permissionDecisionSignal, (raw) => {
       const problem = this.problemWith(raw);
       if (problem) {
@@ -81,7 +85,7 @@ export class PermissionGate {
 
   private derivedRule(requestId: string): string | undefined {
     const request = this.pending.get(requestId);
-    return request ? sessionRuleFor(request.tool, request.input) : undefined;
+    return request ? sessionRuleFor(request.tool, request.input, this.blankDerivesNone) : undefined;
   }
 
   private problemWith(raw: unknown): string | undefined {
@@ -91,7 +95,7 @@ export class PermissionGate {
     if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
     if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
     if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !this.derivedRule(requestId)) {
-      return `no rule can be derived from request ${requestId} (its argument ends with "*"): give one in "rule"`;
+      return `no rule can be derived from request ${requestId} (its argument is blank or ends with "*"): give one in "rule"`;
     }
     return undefined;
   }

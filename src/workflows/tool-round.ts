@@ -31,6 +31,8 @@ export interface ToolRoundContext {
   guard: typeof checkPermission;
   /** See AgentRun: false only for runs recorded before failures were counted per action. */
   failuresByAction: boolean;
+  /** See CHECKED_TOOL_CALLS: false only for runs recorded before blank arguments and job counts were checked. */
+  checkedToolCalls: boolean;
   hooks: RunHooks;
 }
 
@@ -69,6 +71,7 @@ export class ToolRound {
         checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
         askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
         runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+        refuseBlank: this.context.checkedToolCalls,
       });
       if (blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
@@ -122,7 +125,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId };
+    const context = { board: this.context.board, config: this.context.config, workflowId: this.context.workflowId, bounded: this.context.checkedToolCalls };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }
