@@ -61,7 +61,7 @@ class AgentRun {
     try {
       if (this.fresh) await readRunStart(this.config, this.sandbox, this.state);
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
-      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report);
+      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report);
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;

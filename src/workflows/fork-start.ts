@@ -11,8 +11,9 @@ import type { RunState } from './run-state';
  * reads it from this run's history), then the fork's own prompt as the next user message. No
  * tool of the origin runs again: their results are in the conversation.
  */
-export async function startFromOrigin(forkFrom: ForkFrom, prompt: string, state: RunState, report: RunReporter): Promise<void> {
-  const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom));
+export async function startFromOrigin(forkFrom: ForkFrom, prompt: string, workspace: string | undefined, state: RunState, report: RunReporter): Promise<void> {
+  // The run's own workspace goes along: the worker checks the fork against the origin's (an activity's input is not replayed, so no patch).
+  const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom, workspace ? { workspace } : {}));
   if (!read.ok) {
     const { type, message } = read;
     throw invalidInput(type === FailureType.InvalidInput ? message : `forkFrom: could not read the origin ${forkFrom.workflowId}: ${type}: ${message}`);
