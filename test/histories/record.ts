@@ -135,6 +135,21 @@ export const recordings: Recording[] = [
     children: { 'background-job-child': '.build' },
   },
   {
+    name: 'checked-tool-calls',
+    scenario: [
+      {
+        toolCalls: [
+          { id: 'k1', name: 'bash', arguments: { command: '  ' } },
+          { id: 'k2', name: 'background_run', arguments: { command: 'sleep 1; echo first', task_id: 'first' } },
+          { id: 'k3', name: 'background_run', arguments: { command: 'echo second', task_id: 'second' } },
+        ],
+      },
+      { text: 'Proposing to finish.' },
+      { text: 'First reported; done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Blank call, then two jobs where one may run', model: 'm', workspace, permissionMode: 'auto', concurrency: { backgroundJobs: 1, subagents: 1 } }),
+  },
+  {
     name: 'subagent-foreground-and-background',
     scenario: byPrompt({
       Delegate: [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { messagesQuery } from '../../src/common/contract';
