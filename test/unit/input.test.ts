@@ -29,6 +29,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         sandbox: { network: 'none', readOnlyPaths: [] },
         repeatedFailure: { warnAt: 3, stopAt: 5 },
         projectInstructions: true,
+        concurrency: { backgroundJobs: 4, subagents: 4 },
       },
     });
   });
@@ -56,6 +57,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       sandbox: { network: { allowHosts: ['registry.npmjs.org', '*.example.com:8443'] }, readOnlyPaths: ['/var/cache/npm'] },
       repeatedFailure: { warnAt: 2, stopAt: 4 },
       projectInstructions: false,
+      concurrency: { backgroundJobs: 2, subagents: 1 },
       modelSettings: { temperature: 0, maxOutputTokens: 100, reasoningEffort: 'high', extraBody: { top_k: 1 } },
       mcpServers: { local: { command: 'mcp-x', args: ['--y'], env: { A: 'b' } }, remote: { url: 'https://mcp.example.com/mcp', headers: {} } },
     };
