@@ -2,6 +2,7 @@ import { connectionOptions } from './connection/connection-options';
 import { NativeConnection } from '@temporalio/worker';
 import { providerConfigFromEnv } from './connection/provider-config';
 import { dataConverterFromEnv } from './codec/data-converter';
+import { egressPolicyFromEnv } from './activities/egress/egress-policy';
 import { connectionFromEnv } from './connection/config';
 import { sandboxLogLine } from './activities/sandbox/describe-sandbox';
 import { preflight, PreflightError } from './doctor/run-doctor';
@@ -19,6 +20,8 @@ export async function runWorker(): Promise<void> {
   const config = connectionFromEnv();
   // A bad key fails here, before anything connects.
   const dataConverter = dataConverterFromEnv();
+  // A typo in the operator's egress allow-list fails here too, not at a run's first connection.
+  egressPolicyFromEnv();
   const added = await ensureSearchAttributes(config.address, config.namespace).catch((err: Error) => {
     console.error(`Could not check search attributes (${err.message}); register them as the README says.`);
     return [];

@@ -15,6 +15,7 @@ import type { ProviderConfig } from '../connection/provider-config';
 import { createRedactor, type Redactor } from './secrets/redact';
 import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
 import { secretsFromEnv } from './secrets/worker-secrets';
+import { capCatalogErrors, capOutcomeError, withCappedErrors } from './secrets/capped-errors';
 import { toolActivities } from './tools';
 import { workspaceChanges } from './tools/workspace-changes';
 
@@ -38,7 +39,7 @@ export interface ActivityConfig {
 export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   return {
-    callModel: withRedaction(createCallModel(config.provider), redactor),
+    callModel: withCappedErrors(withRedaction(createCallModel(config.provider), redactor)),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     notifyHuman: createNotifyHuman(config.notifyWebhook, config.approverPageUrl ?? (process.env.BAREAGENT_UI_URL || undefined)),
     ...createToolActivities(redactor, config.mcp),
@@ -51,8 +52,8 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
   return {
     runCommand: withRedaction(runCommand, redactor, redactCommandResult),
     ...redactedTools(toolActivities, redactor),
-    listMcpTools: withRedaction(listMcpTools, redactor),
-    mcpCallTool: withRedaction(mcpCallTool, redactor, redactToolOutcome),
+    listMcpTools: withCappedErrors(withRedaction(listMcpTools, redactor), capCatalogErrors),
+    mcpCallTool: withCappedErrors(withRedaction(mcpCallTool, redactor, redactToolOutcome), capOutcomeError),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),

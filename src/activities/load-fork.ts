@@ -8,6 +8,7 @@ import { FailureType } from '../common/failures';
 import type { ForkStart } from '../common/fork';
 import type { ForkFrom } from '../common/input';
 import { forkPoint } from '../loop/fork-point';
+import { authoriseFork } from './fork-authorisation';
 
 /** A query on a closed run waits for a worker on its task queue to replay it: usually this one, in well under a second. */
 const QUERY_DEADLINE_MS = 20_000;
@@ -15,10 +16,13 @@ const QUERY_DEADLINE_MS = 20_000;
 /**
  * Reads the origin's conversation (its `messages` and `steps` queries, answered for closed runs
  * too by any worker on its task queue) and cuts it at the asked step. Its result is recorded in
- * the fork's history: a replay of the fork never asks the origin again.
+ * the fork's history: a replay of the fork never asks the origin again. First it checks that this
+ * run may read the origin at all (authoriseFork): `fork` is the run's own workspace; runs recorded
+ * before the check sent none, and are not checked again on a retry.
  */
-export async function loadForkOrigin(forkFrom: ForkFrom): Promise<ForkStart> {
-  const client = Context.current().client;
+export async function loadForkOrigin(forkFrom: ForkFrom, fork?: { workspace?: string }): Promise<ForkStart> {
+  const context = Context.current();
+  const client = context.client;
   const { workflowId, runId } = forkFrom;
   const description = await client.workflow
     .getHandle(workflowId, runId)
@@ -30,6 +34,12 @@ export async function loadForkOrigin(forkFrom: ForkFrom): Promise<ForkStart> {
       throw err;
     });
   if (description.type !== WORKFLOW_TYPE) throw invalid(`forkFrom.workflowId: "${workflowId}" is a ${description.type} workflow, not an ${WORKFLOW_TYPE} run`);
+  if (fork) {
+    const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
+    const self = context.info.workflowExecution;
+    if (!self) throw invalid('forkFrom: a fork is read by its own run only');
+    await authoriseFork(client, { workflowId, runId: firstRunId }, self, fork.workspace);
+  }
   // Pinned to the run just described: an open origin that continues as new meanwhile must not mix two runs.
   const handle = client.workflow.getHandle(workflowId, description.runId);
   const [messages, steps] = await Promise.all([

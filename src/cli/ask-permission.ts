@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import { toolSummary } from '../common/tool-schemas';
 import { sessionRuleFor } from '../loop/session-rules';
 import { settingsQuestionLines } from './settings-question';
+import { hasHiddenCharacters, inputHasHiddenCharacters, visibleText } from '../common/visible-text';
 import type { PermissionDecisionInput, PermissionDecisionResult } from '../common/wire';
 
 /** Still waiting? A follower that starts late must not ask about requests decided long ago. */
@@ -29,16 +30,19 @@ export function parseAnswer(answer: string): PermissionDecisionInput['decision']
 /**
  * `Allow bash(rm -rf build)? [y/N/a]` in the terminal, answered through the decidePermission
  * update; `a` also allows every later call the derived rule matches, for the rest of the run.
+ * The question shows hidden characters written out (an ESC or CR could otherwise erase part of
+ * the command from the screen) and flags a call whose input holds any.
  */
 export async function askInline(client: Client, workflowId: string, request: { requestId: string; tool: string; input: unknown }) {
-  const summary = toolSummary(request.tool, request.input, 200).slice(request.tool.length + 1);
+  const summary = toolSummary(request.tool, request.input, 200).slice(visibleText(request.tool).length + 1);
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const settings = settingsQuestionLines(request.tool, request.input);
     if (settings.length > 0) console.log(pc.magenta(settings.join('\n')));
     const rule = settings.length > 0 ? undefined : sessionRuleFor(request.tool, request.input);
-    const always = rule ? pc.dim(` (a: allow ${rule} for the rest of this run)`) : '';
-    const answer = await rl.question(pc.magenta(`Allow ${request.tool}(${summary})? [y/N${rule ? '/a' : ''}]`) + always + ' ');
+    const always = rule ? pc.dim(` (a: allow ${visibleText(rule)} for the rest of this run)`) : '';
+    const flag = inputHasHiddenCharacters(request.input) || hasHiddenCharacters(request.tool) ? pc.red('⚠ contains control characters (shown escaped) ') : '';
+    const answer = await rl.question(flag + pc.magenta(`Allow ${visibleText(request.tool)}(${summary})? [y/N${rule ? '/a' : ''}]`) + always + ' ');
     const typed = parseAnswer(answer);
     const decision = typed === 'allow_always' && !rule ? 'deny' : typed;
     await sendDecision(client, workflowId, { requestId: request.requestId, decision, reason: `${decision} in the terminal` });

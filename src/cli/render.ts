@@ -1,12 +1,14 @@
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { toolSummary } from '../common/tool-schemas';
+import { visibleLines, visibleText } from '../common/visible-text';
 import type { StepRecord } from '../common/wire';
 
 /**
  * The line an event shows as, for every event but the streamed text and the end of the run
  * (the displays handle those); undefined for events that show nothing of their own.
  * `width` bounds what the line quotes from the model, so that a narrow terminal gets short lines.
+ * Everything a command, the model or a server wrote shows with its hidden characters written out.
  */
 export function eventLine(event: RunEvent, width = 160): string | undefined {
   const room = Math.max(20, width - 4);
@@ -14,7 +16,7 @@ export function eventLine(event: RunEvent, width = 160): string | undefined {
     case 'tool_call':
       return pc.cyan(`⏺ ${toolSummary(event.name, event.input, room)}`);
     case 'tool_result': {
-      const lines = event.preview.split('\n');
+      const lines = event.preview.split('\n').map(visibleText);
       const first = lines[0] ?? '';
       const more = lines.length > 1 ? ` (+${lines.length - 1} more line${lines.length === 2 ? '' : 's'})` : '';
       const cut = Math.min(100, room - more.length - 2);
@@ -22,17 +24,17 @@ export function eventLine(event: RunEvent, width = 160): string | undefined {
       return event.isError ? pc.red(`  ⎿ ${shown}`) : pc.dim(`  ⎿ ${shown || '(no output)'}`);
     }
     case 'status':
-      return pc.yellow(event.message);
+      return pc.yellow(visibleLines(event.message));
     case 'permission_request':
-      return pc.magenta(`? permission needed: ${toolSummary(event.tool, event.input, room)} (request ${event.requestId})`);
+      return pc.magenta(`? permission needed: ${toolSummary(event.tool, event.input, room)} (request ${visibleText(event.requestId)})`);
     case 'permission_decided':
-      return pc.magenta(`  ${event.decision === 'allow' ? '✔ allowed' : '✘ denied'}: ${event.reason}${event.rule ? ` (and ${event.rule} for the rest of this run)` : ''}`);
+      return pc.magenta(`  ${event.decision === 'allow' ? '✔ allowed' : '✘ denied'}: ${visibleText(event.reason)}${event.rule ? ` (and ${visibleText(event.rule)} for the rest of this run)` : ''}`);
     case 'notification':
-      return pc.blue(event.text);
+      return pc.blue(visibleLines(event.text));
     case 'step':
       return pc.dim(describeStep(event.record as StepRecord, room));
     case 'failed':
-      return pc.red(`✘ ${event.failureType}: ${event.message}`);
+      return pc.red(`✘ ${event.failureType}: ${visibleLines(event.message)}`);
     default:
       return undefined;
   }
@@ -47,6 +49,7 @@ export function describeStep(record: StepRecord, width = 160): string {
   if (left && typeof left.tokens === 'number') parts.push(`${left.tokens} tokens left`);
   const used = parts.join(' · ').length + 3;
   const room = Math.max(20, Math.min(100, width - used));
-  if (record.detail) parts.push(record.detail.length > room ? `${record.detail.slice(0, room - 1)}…` : record.detail);
+  const detail = visibleText(record.detail ?? '');
+  if (detail) parts.push(detail.length > room ? `${detail.slice(0, room - 1)}…` : detail);
   return parts.join(' · ');
 }

@@ -136,6 +136,11 @@ export const AgentRunInput = z.strictObject({
   /** Set by a parent run for its subagents: the settings snapshot of the top-level run's start. */
   workspaceSettings: InheritedSettings.optional(),
 
+  /** How many background jobs, and background subagents, may run at once; past it the model gets an error result. */
+  concurrency: z
+    .strictObject({ backgroundJobs: z.number().int().min(1).max(64).default(4), subagents: z.number().int().min(1).max(64).default(4) })
+    .default({ backgroundJobs: 4, subagents: 4 }),
+
   /** Start from another run's conversation (fork and resume): nothing of it runs again. */
   forkFrom: ForkFrom.optional(),
   /** A snapshot of the workspace at run start and after each tool round that may change it (default true). */

@@ -156,4 +156,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'no workspace snapshot at run start or after a tool round, and no checkpoint on the step records',
     state: 'active',
   },
+  {
+    id: 'checked-tool-calls',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'blank command or file_path run as given, allow always on a blank argument allowing the bare tool, any number of jobs at once',
+    state: 'active',
+  },
 ];

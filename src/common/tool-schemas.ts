@@ -1,3 +1,4 @@
+import { visibleText } from './visible-text';
 import { z } from 'zod';
 
 /**
@@ -87,8 +88,10 @@ export function mainArgument(_tool: string, input: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** `bash ls -la`: the tool and its main argument, hidden characters written out (`\x1b`, `\r`), runs of spaces as one. */
 export function toolSummary(name: string, input: unknown, maxLength = 120): string {
-  const arg = mainArgument(name, input).replace(/\s+/g, ' ').trim();
-  const text = arg ? `${name} ${arg}` : name;
+  const arg = visibleText(mainArgument(name, input)).replace(/ +/g, ' ').trim();
+  const shownName = visibleText(name);
+  const text = arg ? `${shownName} ${arg}` : shownName;
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }

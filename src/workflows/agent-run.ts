@@ -76,7 +76,7 @@ class AgentRun {
         ]);
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
-      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.state, this.report, { config: this.config, workflowId: this.workflowId });
+      if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });
       const result = await this.loop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -214,6 +214,7 @@ class AgentRun {
         this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
         this.policy.allow.push(parseRule(rule));
       },
+      blankDerivesNone: patches.checkedToolCalls,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tree = new TreeBudget({ config, state: this.state, workflowId: this.workflowId, limits: this.limits });
@@ -230,6 +231,7 @@ class AgentRun {
       guard: guardFor(patches),
       hooksAfterGuard: patches.hooksAfterGuard,
       workerLossesUncounted: patches.workerLossesUncounted,
+      checkedToolCalls: patches.checkedToolCalls,
       hooks: this.hooks,
       tree: this.tree,
     });

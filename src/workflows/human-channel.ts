@@ -25,6 +25,8 @@ export interface HumanChannelContext {
   /** An "allow always" answer: `rule` allows for the rest of the run. */
   allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
+  /** See PermissionGate: false only for runs recorded before a blank argument derived no rule. */
+  blankDerivesNone: boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export class HumanChannel {
   private readonly gate: PermissionGate;
 
   constructor(private readonly context: HumanChannelContext) {
-    this.gate = new PermissionGate();
+    this.gate = new PermissionGate(context.blankDerivesNone);
   }
 
   pending(): PendingPermission[] {

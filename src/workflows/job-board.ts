@@ -50,6 +50,11 @@ export class JobBoard {
     return [...this.running.values()];
   }
 
+  /** How many jobs of this kind run now (for the run's concurrency limits). */
+  runningOf(kind: JobInfo['kind']): number {
+    return [...this.running.values()].filter((job) => job.kind === kind).length;
+  }
+
   hasRunning(): boolean {
     return this.running.size > 0;
   }

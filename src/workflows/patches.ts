@@ -31,6 +31,14 @@ export const CHILDREN_END_WITH_RUN = 'children-end-with-run';
  */
 export const WORKER_LOSSES_UNCOUNTED = 'worker-losses-uncounted';
 
+/**
+ * The patch that checks tool calls before they run: a blank `command` or `file_path` is an invalid
+ * argument, "allow always" on a blank argument derives no rule, and a run keeps at most its
+ * `concurrency` of background jobs and of background subagents running at once. Runs recorded
+ * before it ran blank calls, could allow a bare tool for the run, and started any number of jobs.
+ */
+export const CHECKED_TOOL_CALLS = 'checked-tool-calls';
+
 /** The patch that lists MCP servers' tools at the start of a new run. Asked only there (see listMcpTools). */
 export const MCP_TOOLS = 'mcp-tools';
 
@@ -75,6 +83,8 @@ export interface RunPatches {
   hooksAfterGuard: boolean;
   /** Lost workers do not count against a model call's (or a repeatable MCP call's) attempts. */
   workerLossesUncounted: boolean;
+  /** Blank arguments refused, no rule derived from them, jobs and subagents bounded per run. */
+  checkedToolCalls: boolean;
 }
 
 /**
@@ -85,7 +95,8 @@ export function askRunPatches(): RunPatches {
   const guardedSettingsFiles = patched(GUARDED_SETTINGS_FILES);
   const hooksAfterGuard = patched(HOOKS_AFTER_GUARD);
   const workerLossesUncounted = patched(WORKER_LOSSES_UNCOUNTED);
-  return { guardedSettingsFiles, hooksAfterGuard, workerLossesUncounted };
+  const checkedToolCalls = patched(CHECKED_TOOL_CALLS);
+  return { guardedSettingsFiles, hooksAfterGuard, workerLossesUncounted, checkedToolCalls };
 }
 
 /**

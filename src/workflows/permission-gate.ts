@@ -23,7 +23,10 @@ export class PermissionGate {
   private readonly decided = new Set<string>();
 
   /** An answer holds for its own request only, so a provider that reuses a call id is asked again. */
-  constructor() {
+  constructor(
+    /** See sessionRuleFor: false only for runs recorded before a blank argument derived no rule. */
+    private readonly blankDerivesNone = true,
+  ) {
     setHandler(permissionDecisionSignal, (raw) => {
       const problem = this.problemWith(raw);
       if (problem) {
@@ -78,7 +81,7 @@ export class PermissionGate {
 
   private derivedRule(requestId: string): string | undefined {
     const request = this.pending.get(requestId);
-    return request ? sessionRuleFor(request.tool, request.input) : undefined;
+    return request ? sessionRuleFor(request.tool, request.input, this.blankDerivesNone) : undefined;
   }
 
   private problemWith(raw: unknown): string | undefined {
@@ -88,7 +91,7 @@ export class PermissionGate {
     if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
     if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
     if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !this.derivedRule(requestId)) {
-      return `no rule can be derived from request ${requestId} (its argument ends with "*"): give one in "rule"`;
+      return `no rule can be derived from request ${requestId} (its argument is blank or ends with "*"): give one in "rule"`;
     }
     return undefined;
   }

@@ -33,6 +33,8 @@ export interface DispatchContext {
   callKey(call: ToolCall): string;
   /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
   atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
+  /** A whitespace-only `command` or `file_path` is an invalid argument (false: replaying a run recorded before). */
+  refuseBlank?: boolean;
 }
 
 /**
@@ -46,6 +48,8 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (!parsed.success) {
     return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${describeIssues(parsed.error)}`);
   }
+  const blank = context.refuseBlank ? blankArgument(parsed.data) : undefined;
+  if (blank) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${blank}: must not be blank`);
   const decision = context.checkPermission(call.name, parsed.data);
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, parsed.data, decision))) {
@@ -64,6 +68,16 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
   if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
   return toolResult(call.id, outcome.output, outcome.isError ?? false);
+}
+
+/** A blank command or path names nothing a human could judge: `bash {"command":" "}` is not a call to approve. */
+function blankArgument(input: unknown): string | undefined {
+  const args = input as Record<string, unknown>;
+  for (const field of ['command', 'file_path']) {
+    const value = args[field];
+    if (typeof value === 'string' && value.trim() === '') return field;
+  }
+  return undefined;
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext, callId: string): Promise<ToolOutcome> {

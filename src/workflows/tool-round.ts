@@ -39,6 +39,8 @@ export interface ToolRoundContext {
   hooksAfterGuard: boolean;
   /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
   workerLossesUncounted: boolean;
+  /** See CHECKED_TOOL_CALLS: false only for runs recorded before blank arguments and job counts were checked. */
+  checkedToolCalls: boolean;
   hooks: RunHooks;
   tree: TreeBudget;
 }
@@ -108,6 +110,7 @@ export class ToolRound {
         fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
         callKey,
         atMostOnceFailed,
+        refuseBlank: this.context.checkedToolCalls,
       });
       if (after ? ran : blocked === undefined) {
         const feedback = await this.context.hooks.postToolUse(call, result);
@@ -173,7 +176,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state) };
+    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state), bounded: this.context.checkedToolCalls };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

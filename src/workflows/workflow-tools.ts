@@ -18,12 +18,25 @@ export interface WorkflowToolContext {
   workflowId: string;
   /** The settings snapshot of the top-level run's start, handed down so that no subagent reads a settings file. */
   settings?: InheritedSettings | undefined;
+  /** Jobs and subagents are bounded by the run's `concurrency` (false: a run recorded before that). */
+  bounded: boolean;
+}
+
+/** The error result past a limit: what runs now, what the model may do about it. Nothing is started. */
+function overLimit(what: string, limit: number, field: string): ToolOutcome {
+  return {
+    ok: true,
+    isError: true,
+    output: `Refused: ${limit} ${what} already running, the most this run allows at once (input concurrency.${field}). Wait for one to finish (its result arrives as a notification), then try again.`,
+  };
 }
 
 /** `background_run`: submits a `backgroundJob` child and answers at once; its result comes back as a notification. */
 export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: WorkflowToolContext): Promise<ToolOutcome> {
   const taskId = args.task_id ?? ctx.board.nextTaskId();
   if (ctx.board.isRunning(taskId)) return { ok: true, output: `Background task already running: ${taskId}`, isError: true };
+  const jobLimit = ctx.config.concurrency.backgroundJobs;
+  if (ctx.bounded && ctx.board.runningOf('command') >= jobLimit) return overLimit('background jobs are', jobLimit, 'backgroundJobs');
   const input: BackgroundJobInput = {
     parentWorkflowId: ctx.workflowId,
     taskId,
@@ -47,6 +60,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
   if (depth > MAX_SUBAGENT_DEPTH) {
     return { ok: true, output: `Subagent refused: recursion depth ${depth} exceeds limit ${MAX_SUBAGENT_DEPTH}`, isError: true };
   }
+  const subagentLimit = ctx.config.concurrency.subagents;
+  if (ctx.bounded && ctx.board.runningOf('subagent') >= subagentLimit) return overLimit('subagents are', subagentLimit, 'subagents');
   const share = ctx.tree.forChild(args.budget, Date.now());
   if ('refused' in share) return { ok: true, output: share.refused, isError: true };
   const taskId = ctx.board.nextTaskId('sub');

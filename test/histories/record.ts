@@ -145,6 +145,21 @@ export const recordings: Recording[] = [
     children: { 'background-job-child': '.build' },
   },
   {
+    name: 'checked-tool-calls',
+    scenario: [
+      {
+        toolCalls: [
+          { id: 'k1', name: 'bash', arguments: { command: '  ' } },
+          { id: 'k2', name: 'background_run', arguments: { command: 'sleep 1; echo first', task_id: 'first' } },
+          { id: 'k3', name: 'background_run', arguments: { command: 'echo second', task_id: 'second' } },
+        ],
+      },
+      { text: 'Proposing to finish.' },
+      { text: 'First reported; done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Blank call, then two jobs where one may run', model: 'm', workspace, permissionMode: 'auto', concurrency: { backgroundJobs: 1, subagents: 1 } }),
+  },
+  {
     name: 'subagent-foreground-and-background',
     scenario: byPrompt({
       Delegate: [
@@ -482,6 +497,8 @@ async function main() {
   });
   const model = await ScriptedModelServer.start();
   refusingWebhook = await WebhookReceiver.start(() => 404);
+  // The receiver is on loopback, which the worker's egress policy refuses unless the operator allows it.
+  process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const native = await NativeConnection.connect({ address });

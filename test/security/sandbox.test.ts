@@ -212,6 +212,8 @@ describe('the network', () => {
   });
 
   test('allowHosts: the listed host passes the proxy, another is refused with 403', async () => {
+    // The test servers are on loopback, which the worker's egress policy refuses unless the operator allows it (test/security/egress.test.ts).
+    process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
     const result = await run(
       `curl -s -m 5 http://127.0.0.1:${webPort}/; curl -s -m 5 -p -w 'allowed-tunnel=%{http_connect}\\n' http://127.0.0.1:${webPort}/; curl -s -m 5 -o /dev/null -w 'other=%{http_code}\\n' http://127.0.0.1:${port}/; ` +
         `curl -s -m 5 -p -o /dev/null -w 'tunnel=%{http_connect}\\n' http://127.0.0.1:${port}/; ${probe(port)}`,
@@ -223,6 +225,7 @@ describe('the network', () => {
     expect(result.output).toContain('tunnel=403');
     expect(result.output).not.toContain('loopback-secret');
     expect(result.output).toContain('tcp-closed');
+    delete process.env.BAREAGENT_WORKER_EGRESS_ALLOW;
   });
 
   test('a run asking for more network than the operator allows fails, naming the variable', async () => {

@@ -30,6 +30,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         repeatedFailure: { warnAt: 3, stopAt: 5 },
         projectInstructions: true,
         trustWorkspaceSettings: false,
+        concurrency: { backgroundJobs: 4, subagents: 4 },
       },
     });
   });
@@ -58,6 +59,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       repeatedFailure: { warnAt: 2, stopAt: 4 },
       projectInstructions: false,
       trustWorkspaceSettings: false,
+      concurrency: { backgroundJobs: 2, subagents: 1 },
       modelSettings: { temperature: 0, maxOutputTokens: 100, reasoningEffort: 'high', extraBody: { top_k: 1 } },
       mcpServers: { local: { command: 'mcp-x', args: ['--y'], env: { A: 'b' } }, remote: { url: 'https://mcp.example.com/mcp', headers: {} } },
     };

@@ -23,7 +23,9 @@ const toolIds = (body: { messages: Array<{ role: string; tool_call_id?: string }
 
 test('a fork of a continued-as-new origin reads its latest run, or the run asked for, and a fork that continues as new keeps its link', async () => {
   h.model.setScenario('origin', globs('o'));
-  const origin = await h.start({ prompt: 'long origin', model: 'origin', workspace: h.workspace(), permissionMode: 'auto' });
+  // One workspace for the origin and its forks: a run may fork only a run of its own workspace.
+  const workspace = h.workspace();
+  const origin = await h.start({ prompt: 'long origin', model: 'origin', workspace, permissionMode: 'auto' });
   await origin.result();
   const runs = await runIds(origin.workflowId);
   expect(runs.filter((r) => r.status === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
@@ -32,7 +34,7 @@ test('a fork of a continued-as-new origin reads its latest run, or the run asked
 
   // At the end of the latest run, continuing as new itself: loaded once, the link carried.
   h.model.setScenario('fork-end', globs('f'));
-  const atEnd = await h.start({ prompt: 'go on', model: 'fork-end', workspace: h.workspace(), permissionMode: 'auto', forkFrom: { workflowId: origin.workflowId } });
+  const atEnd = await h.start({ prompt: 'go on', model: 'fork-end', workspace, permissionMode: 'auto', forkFrom: { workflowId: origin.workflowId } });
   expect(await atEnd.result()).toMatchObject({ text: 'f done' });
   expect((await runIds(atEnd.workflowId)).filter((r) => r.status === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(1);
   const [firstRequest] = h.model.requestsFor('fork-end');
@@ -48,7 +50,7 @@ test('a fork of a continued-as-new origin reads its latest run, or the run asked
 
   // Step 3, asked of the first run of the chain.
   h.model.setScenario('fork-first', [{ text: 'from step 3' }]);
-  const early = await h.start({ prompt: 'other way', model: 'fork-first', workspace: h.workspace(), forkFrom: { workflowId: origin.workflowId, runId: first, step: 3 } });
+  const early = await h.start({ prompt: 'other way', model: 'fork-first', workspace, forkFrom: { workflowId: origin.workflowId, runId: first, step: 3 } });
   await early.result();
   const [earlyRequest] = h.model.requestsFor('fork-first');
   expect(toolIds(earlyRequest!.body)).toEqual(['o0', 'o1', 'o2']);

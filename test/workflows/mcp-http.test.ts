@@ -11,6 +11,8 @@ let h: Harness;
 let server: ChildProcess | undefined;
 let url = '';
 beforeAll(async () => {
+  // The server is on loopback: the worker's egress policy refuses it unless the operator allows it (test/security/egress.test.ts).
+  process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   const port = await freePort();
   const entry = path.resolve(__dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
   server = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });

@@ -7,6 +7,8 @@ import { permissionDecisionSignal, stepsQuery } from '../../src/common/contract'
 let h: Harness;
 let workerHook: WebhookReceiver;
 beforeAll(async () => {
+  // The receivers are on loopback: the worker's egress policy refuses them unless the operator allows it (test/security/egress.test.ts).
+  process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   workerHook = await WebhookReceiver.start();
   h = await Harness.create();
   // The path stands for the token a real webhook URL carries: it must never show in the run.

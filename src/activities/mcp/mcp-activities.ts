@@ -56,7 +56,7 @@ export function createMcpActivities(connections = new McpConnections()) {
         });
         servers.push({ name, source, tools, ...(source === 'workspace' && request.workspaceSha256 ? { sha256: request.workspaceSha256 } : {}) });
       } catch (err) {
-        servers.push({ name, source, tools: [], error: (err as Error).message.slice(0, 2000) });
+        servers.push({ name, source, tools: [], error: (err as Error).message });
       }
     }
     if (fileError) servers.push({ name: '.bareagent/mcp.json', source: 'workspace', tools: [], error: fileError });

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../common/mcp';
 import type { SandboxRequest } from '../../common/sandbox';
+import { egressFetch } from '../egress/egress-fetch';
 import { prepareCommand } from '../sandbox/prepare-command';
 
 export interface OpenedTransport {
@@ -23,7 +24,8 @@ const MAX_STDERR = 4096;
  */
 export async function openTransport(config: McpServerConfig, workspace: string, sandbox: SandboxRequest): Promise<OpenedTransport> {
   if ('url' in config) {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    // Through the worker's egress policy: the worker connects, not the sandbox, so loopback and private addresses are refused unless the operator allows them.
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: egressFetch() });
     return { transport, stderr: () => '', cleanup: async () => {} };
   }
   const assignments = Object.entries(config.env).map(([name, value]) => quote(`${name}=${value}`));

@@ -1,6 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { NotifyRequest, NotifyResult } from '../../common/notify';
 import { publicUrl, runPageUrl } from '../../ui/ui-settings';
+import { egressFetch } from '../egress/egress-fetch';
+import { EgressRefused } from '../egress/resolve-allowed';
 
 /** One attempt's wait for a webhook; a hanging one fails the attempt and the retry policy decides. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -54,12 +56,14 @@ async function post(target: Target, body: string): Promise<Failed | undefined> {
   const onCancel = () => abort.abort(cancelled.reason);
   cancelled.addEventListener('abort', onCancel);
   try {
-    const response = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: abort.signal });
+    const response = await egressFetch()(target.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: abort.signal });
     await response.body?.cancel().catch(() => undefined);
     if (response.ok) return undefined;
     const retryable = response.status >= 500 || response.status === 408 || response.status === 429;
     return { label: target.label, why: `HTTP ${response.status}`, final: !retryable };
   } catch (err) {
+    // A refused address will not change by retrying.
+    if (err instanceof EgressRefused) return { label: target.label, why: err.message, final: true };
     const name = (err as Error).name;
     const why = name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s` : ((err as Error & { cause?: Error }).cause?.message ?? (err as Error).message);
     return { label: target.label, why, final: false };

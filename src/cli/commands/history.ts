@@ -1,4 +1,5 @@
 import { stepsQuery } from '../../common/contract';
+import { visibleText } from '../../common/visible-text';
 import type { Command } from 'commander';
 import type { BudgetSnapshot, StepRecord } from '../../common/wire';
 import { openStack } from '../local-stack';
@@ -34,11 +35,11 @@ function stepRow(step: StepRecord): string[] {
   return [
     String(step.step_id),
     step.reason,
-    tools.length === 0 ? '-' : clip(tools.join(', '), 70),
+    tools.length === 0 ? '-' : clip(visibleText(tools.join(', ')), 70),
     String(step.evidence_delta ?? '-'),
     after?.used ? `${spent('inputTokens')}/${spent('outputTokens')}` : '-',
     after?.iterations === null ? '∞' : String(after?.iterations ?? '-'),
-    step.detail ?? '',
+    visibleText(step.detail ?? ''),
   ];
 }
 

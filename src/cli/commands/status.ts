@@ -2,6 +2,7 @@ import { statusQuery } from '../../common/contract';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import { toolSummary } from '../../common/tool-schemas';
+import { visibleText } from '../../common/visible-text';
 import type { RunStatus } from '../../common/wire';
 import { openStack } from '../local-stack';
 import { queryRun } from '../query-run';
@@ -49,7 +50,7 @@ function printStatus(status: RunStatus & { workflowId: string; version: string |
     const line = `  sandbox: network ${sandbox.network} · workspace ${sandbox.workspace} · ${sandbox.enforcement}${paths}`;
     console.log(sandbox.enforcement === 'off' ? pc.red(`${line} (BAREAGENT_SANDBOX=off on the worker: commands run unconfined)`) : pc.dim(line));
   }
-  if (status.sessionRules?.length) console.log(pc.dim(`  allowed for the rest of this run: ${status.sessionRules.join(', ')}`));
+  if (status.sessionRules?.length) console.log(pc.dim(`  allowed for the rest of this run: ${visibleText(status.sessionRules.join(', '))}`));
   const settings = status.workspaceSettings;
   if (settings && settings.files.length > 0) {
     const files = settings.files.map((file) => `${file.path} ${file.sha256.slice(0, 12)}`).join(', ');
@@ -57,8 +58,8 @@ function printStatus(status: RunStatus & { workflowId: string; version: string |
   }
   for (const pending of status.pendingPermissions) {
     console.log(
-      `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${pending.requestId}  (denied at ${pending.deadline})`,
+      `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${visibleText(pending.requestId)}  (denied at ${pending.deadline})`,
     );
-    console.log(pc.dim(`    bareagent approve ${status.workflowId} ${pending.requestId}   |   bareagent deny ${status.workflowId} ${pending.requestId}`));
+    console.log(pc.dim(`    bareagent approve ${status.workflowId} ${visibleText(pending.requestId)}   |   bareagent deny ${status.workflowId} ${visibleText(pending.requestId)}`));
   }
 }
