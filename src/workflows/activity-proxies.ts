@@ -4,8 +4,8 @@ import type { Activities } from '../activities';
 /** Model calls: retried with backoff (408/409/429/5xx; `retry-after` wins via nextRetryDelay). */
 export const modelActivities = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
-  // callModel heartbeats every 2 s while it waits and on every streamed chunk: a lost worker is
-  // noticed in 10 s and the call is retried on another one.
+  // callModel heartbeats every 2 s while it waits or streams: a lost worker is noticed in 10 s and
+  // the call is retried on another one.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });

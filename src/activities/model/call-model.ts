@@ -52,7 +52,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
       try {
-        return await callStreaming(client, body, request.step, attempt, publish, () => context.heartbeat());
+        return await callStreaming(client, body, request.step, attempt, publish);
       } finally {
         batcher.flush();
       }
@@ -92,7 +92,6 @@ async function callStreaming(
   step: number,
   attempt: number,
   publish: (event: RunEvent) => void,
-  onChunk: () => void,
 ): Promise<LLMResponse> {
   let stream;
   try {
@@ -108,9 +107,10 @@ async function callStreaming(
   }
   let received = 0;
   try {
+    // No heartbeat per chunk: the ticker's beat every 2 s is enough for a 10 s heartbeat timeout, and
+    // a beat sent at once is a server write that the activity's completion then waits for.
     return await collectStream(stream, step, attempt, publish, () => {
       received += 1;
-      onChunk();
     });
   } catch (err) {
     // A stream cut short is retried as a new streaming attempt, never re-asked without streaming.
