@@ -104,6 +104,10 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
     // on its way to matching) is read at most 20 times a second by default: past a short burst
     // each task waited for the next read. Measured: 100 → 36 ms per iteration (BENCHMARKS.md).
     '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000',
+    // The CLI forces a re-read of the search attributes from SQLite on every workflow task,
+    // visibility write and upsert, so that attributes added through the API show at once. This
+    // server registers its own with --search-attribute before it serves, so the cache holds them.
+    '--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=false',
     ...uiCodecArgs(options.uiCodecEndpoint ?? process.env.BAREAGENT_UI_CODEC_ENDPOINT),
     ...(options.extraArgs ?? []),
   ];

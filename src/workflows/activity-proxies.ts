@@ -7,8 +7,8 @@ import type { Activities } from '../activities';
  */
 export const modelActivitiesFourAttempts = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
-  // callModel heartbeats every 2 s while it waits and on every streamed chunk: a lost worker is
-  // noticed in 10 s and the call is retried on another one.
+  // callModel heartbeats every 2 s while it waits or streams: a lost worker is noticed in 10 s and
+  // the call is retried on another one.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
 });

@@ -9,6 +9,16 @@
  */
 import { z } from 'zod';
 
+const WORKFLOW_STACK_FRAMES = 3;
+
+/**
+ * The SDK's promise hook captures a stack trace for every promise a workflow makes (it serves only
+ * the Web UI's stack-trace query); the capture's cost grows with the frames kept. Three frames keep
+ * the top of each failure's stack and of the stack-trace view. Set here, inside the workflow
+ * context, before the SDK freezes its globals; activities and the worker keep V8's default.
+ */
+Error.stackTraceLimit = WORKFLOW_STACK_FRAMES;
+
 z.strictObject({ ready: z.boolean() }).safeParse({ ready: true });
 
 export const preloaded = [z];

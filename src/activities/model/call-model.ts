@@ -68,7 +68,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
       try {
-        return withRecoveredCalls(await callStreaming(client, body, requestTimeoutMs, request.step, attempt, publish, heartbeat), known);
+        return withRecoveredCalls(await callStreaming(client, body, requestTimeoutMs, request.step, attempt, publish), known);
       } finally {
         batcher.flush();
       }
@@ -134,7 +134,6 @@ async function callStreaming(
   step: number,
   attempt: number,
   publish: (event: RunEvent) => void,
-  onChunk: () => void,
 ): Promise<LLMResponse> {
   let stream;
   try {
@@ -150,9 +149,10 @@ async function callStreaming(
   }
   let received = 0;
   try {
+    // No heartbeat per chunk: the ticker's beat every 2 s is enough for a 10 s heartbeat timeout, and
+    // a beat sent at once is a server write that the activity's completion then waits for.
     return await collectStream(stream, step, attempt, publish, () => {
       received += 1;
-      onChunk();
     });
   } catch (err) {
     // A stream cut short is retried as a new streaming attempt, never re-asked without streaming.
