@@ -32,6 +32,8 @@ const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  // The webhook receiver is on loopback: the worker's egress policy refuses it unless the operator allows it (test/security/egress.test.ts).
+  process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   h = await Harness.create({
     'ui-approve': [
       { text: 'Writing the file.', toolCalls: [{ id: 'call_write', name: 'write_file', arguments: { file_path: 'approved.txt', content: 'approved in the browser\n' } }] },
