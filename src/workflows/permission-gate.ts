@@ -1,3 +1,4 @@
+import { WORKSPACE_SETTINGS_TOOL } from '../common/workspace-settings';
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
 import { describeIssues } from '../common/input';
@@ -90,7 +91,9 @@ export class PermissionGate {
     const { requestId } = parsed.data;
     if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
     if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
-    if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !this.derivedRule(requestId)) {
+    // The run-start question about workspace settings is allowed once: "always" means allow, and derives no rule.
+    const settingsQuestion = this.pending.get(requestId)?.tool === WORKSPACE_SETTINGS_TOOL;
+    if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !settingsQuestion && !this.derivedRule(requestId)) {
       return `no rule can be derived from request ${requestId} (its argument is blank or ends with "*"): give one in "rule"`;
     }
     return undefined;

@@ -76,12 +76,12 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     try {
       const body = tokenLimitField.forModel(model, asked);
       try {
-        return await send(body);
+        return withinPayloadLimit(await send(body));
       } catch (err) {
         // Asked once per worker and model: the 400 that refuses max_tokens, then the other name from then on.
         const renamed = tokenLimitField.afterRefusal(model, body, err);
         if (!renamed) throw err;
-        return await send(renamed);
+        return withinPayloadLimit(await send(renamed));
       }
     } catch (err) {
       const counted = countProviderFailure(toProviderFailure(err), progress);
@@ -93,6 +93,19 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       clearInterval(ticker);
     }
   };
+}
+
+/**
+ * Temporal refuses an activity result over its 2 MB payload limit, and a refused completion is
+ * retried like a lost worker, which has no attempt limit: a reply that large would be asked for
+ * again for ever. It fails at once instead, as the provider error it is (the model said too much).
+ */
+const MAX_RESULT_BYTES = 1_900_000;
+
+function withinPayloadLimit(response: LLMResponse): LLMResponse {
+  const bytes = Buffer.byteLength(JSON.stringify(response));
+  if (bytes <= MAX_RESULT_BYTES) return response;
+  throw ApplicationFailure.nonRetryable(`the model's reply is ${bytes} bytes, over the ${MAX_RESULT_BYTES} a Temporal payload may carry`, 'ReplyTooLarge');
 }
 
 /** A reply with no tool calls whose text holds some (src/activities/model/recover-tool-calls.ts): the calls, marked. */
