@@ -97,7 +97,7 @@ test('two requests in one response are asked one after the other, in order', asy
   await pendingRequest(handle, 'req_2');
   await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'req_2', decision: 'allow' }] });
   await handle.result();
-  expect((await resultsOf(handle)).map((r) => r.content)).toEqual(['User denied.', '']);
+  expect((await resultsOf(handle)).map((r) => r.content)).toEqual(['User denied.', '(no output; exit code 0)']);
   expect([existsSync(path.join(workspace, 'e.txt')), existsSync(path.join(workspace, 'f.txt'))]).toEqual([false, true]);
 });
 

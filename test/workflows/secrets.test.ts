@@ -102,7 +102,7 @@ describe('a worker process that holds secrets in its environment', () => {
     expect(names).not.toContain('OPENAI_BASE_URL');
     expect(names).not.toContain('GITHUB_TOKEN');
     expect(names).not.toContain('AWS_SECRET_ACCESS_KEY');
-    expect(names.every((name) => ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'USER', 'SHELL', 'TMPDIR', 'TZ', 'PWD', 'SHLVL', '_', ''].includes(name ?? ''))).toBe(true);
+    expect(names.every((name) => ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TERM', 'USER', 'SHELL', 'TMPDIR', 'TZ', 'PWD', 'SHLVL', '_', 'BAREAGENT_CALL_ID', ''].includes(name ?? ''))).toBe(true);
     expect(key?.content).toBe('[unset]\n');
     const text = await historyText(handle);
     for (const secret of [KEY, ...Object.values(others)]) expect(text).not.toContain(secret);
