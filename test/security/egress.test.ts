@@ -76,6 +76,8 @@ async function runWithServers(mode: string, where: string): Promise<RunStatus> {
     permissionMode: mode,
     sandbox: { network: 'none' },
     mcpServers: { frominput: { url: url(target.port, `input-${where}`) } },
+    // The starter vouches for the workspace's servers (no run-start question): what holds is the egress policy alone.
+    trustWorkspaceSettings: true,
   });
   await handle.result();
   return handle.query(statusQuery);
