@@ -64,30 +64,35 @@ test('a finished run shows its static summary and every activity summary in the 
   const page = await browser!.newPage({ viewport: { width: 1600, height: 1500 } });
   page.setDefaultTimeout(WAIT.timeout);
   await page.goto(`http://127.0.0.1:${h.env.uiPort}/namespaces/default/workflows/${workflowId}`, { waitUntil: 'load' });
-  // The UI redirects to .../<runId>/history and loads the history with several API calls.
-  await page.waitForURL(/\/history$/);
+  // The UI redirects to .../<runId>/timeline (UI 2.54; /history before) and loads the history with several API calls.
+  await page.waitForURL(/\/(history|timeline)$/);
+  if (page.url().endsWith('/timeline')) await page.goto(page.url().replace(/\/timeline$/, '/history'), { waitUntil: 'load' });
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await page.getByRole('heading', { name: workflowId }).waitFor(WAIT);
   await page.getByText('Completed', { exact: true }).first().waitFor(WAIT);
 
-  // 1. The timeline above the event table labels each activity "<type> • <summary>", a local one by its type.
-  for (const label of [`callModel • ${MODEL} · step 1`, 'read_file', `callModel • ${MODEL} · step 2`, 'bash • bash ls', `callModel • ${MODEL} · step 3`]) {
-    await page.getByRole('button', { name: label, exact: true }).waitFor(WAIT);
-  }
+  // 1. UI 2.54 moved the timeline to a tab of its own: the event table below says what it showed, row by row.
 
   // 2. The compact event table: one "Activity" (or "Local Activity") row per activity, its type beside its summary.
   await page.getByRole('button', { name: 'Compact', exact: true }).click();
   await eventRows(page, `${MODEL} · step 3`).waitFor(WAIT);
-  const expectedRows: Array<[string, string, string?]> = [
-    // What a new run reads once at its start, side by side as local activities: workspace settings, AGENTS.md (no MCP server: no listing).
+  // What a new run reads once at its start, side by side as local activities (their order varies): workspace
+  // settings, AGENTS.md (no MCP server: no listing), the listing for the system prompt, the checkpoint of step 0.
+  const startRows: Array<[string, string, string?]> = [
     ['readWorkspaceSettings', 'workspace settings (.bareagent/)', 'Local Activity'],
     ['readProjectInstructions', 'project instructions (AGENTS.md)', 'Local Activity'],
+    ['readRunEnvironment', 'workspace listing for the system prompt', 'Local Activity'],
+    ['checkpointWorkspace', 'checkpoint of run start', 'Local Activity'],
+  ];
+  const loopRows: Array<[string, string, string?]> = [
     ['callModel', `${MODEL} · step 1`],
     ['read_file', 'read_file notes.md', 'Local Activity'],
     ['callModel', `${MODEL} · step 2`],
     ['bash', 'bash ls'],
+    ['checkpointWorkspace', 'checkpoint of step 2', 'Local Activity'],
     ['callModel', `${MODEL} · step 3`],
   ];
+  const expectedRows = [...startRows, ...loopRows];
   for (const [type, summary, kind = 'Activity'] of expectedRows) {
     const row = eventRows(page, summary);
     expect(await row.count()).toBe(1);
@@ -125,7 +130,7 @@ test('a finished run shows its static summary and every activity summary in the 
     .waitFor(WAIT);
   for (const [, text] of expectedRows) await page.getByText(text, { exact: true }).waitFor(WAIT);
   const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-  const order = expectedRows.map(([, text]) => body.indexOf(text));
+  const order = loopRows.map(([, text]) => body.indexOf(text));
   expect(order.every((at) => at >= 0)).toBe(true);
   expect([...order].sort((a, b) => a - b)).toEqual(order);
   await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run-metadata.png') });

@@ -105,10 +105,16 @@ test('a run pinned to build 1 stays there while build 2 serves new runs, and its
   const env = { TEMPORAL_ADDRESS: h.env.address, BAREAGENT_WORKFLOW_BUNDLE: h.env.bundlePath };
   const status = await runCli(['status', b.workflowId], env);
   expect(status.stdout).toContain(`worker version: ${deploymentName}:build-2`);
-  const listed = await runCli(['list', '--json', '--query', `WorkflowId = '${b.workflowId}' OR WorkflowId = '${a.workflowId}'`], env);
-  const rows = JSON.parse(listed.stdout) as Array<{ workflowId: string; version: string }>;
-  expect(Object.fromEntries(rows.map((r) => [r.workflowId, r.version]))).toEqual({
-    [a.workflowId]: `${deploymentName}:${nextBuild}`,
-    [b.workflowId]: `${deploymentName}:build-2`,
-  });
+  // Visibility is eventually consistent: the chain's newest run may show its version a moment after it started.
+  const expected = { [a.workflowId]: `${deploymentName}:${nextBuild}`, [b.workflowId]: `${deploymentName}:build-2` };
+  let versions: Record<string, string> = {};
+  const deadline = Date.now() + 30_000;
+  do {
+    const listed = await runCli(['list', '--json', '--query', `WorkflowId = '${b.workflowId}' OR WorkflowId = '${a.workflowId}'`], env);
+    const rows = JSON.parse(listed.stdout) as Array<{ workflowId: string; version: string }>;
+    versions = Object.fromEntries(rows.map((r) => [r.workflowId, r.version]));
+    if (Object.keys(expected).every((id) => versions[id] === expected[id]) && Object.keys(versions).length === 2) break;
+    await new Promise((r) => setTimeout(r, 1_000));
+  } while (Date.now() < deadline);
+  expect(versions).toEqual(expected);
 }, 240_000);

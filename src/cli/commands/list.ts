@@ -111,19 +111,23 @@ async function listedRun(client: Client, info: WorkflowExecutionInfo): Promise<L
     forkedFrom: attributes.get(keys.forkedFrom) ?? null,
     startTime: info.startTime.toISOString(),
     closeTime: info.closeTime?.toISOString() ?? null,
-    summary: await staticSummary(client, info.workflowId, info.runId),
-    version: versionLabel(info) || null,
+    ...(await described(client, info)),
   };
 }
 
-/** List entries carry no user metadata in this server API version: the summary needs a describe. */
-async function staticSummary(client: Client, workflowId: string, runId: string): Promise<string | null> {
+/**
+ * List entries carry no user metadata in this server API version, so the summary needs a describe;
+ * the same describe gives the run's deployment version, which a closed run's search attribute can
+ * leave at the version it started on when a pinned chain moved to a newer build.
+ */
+async function described(client: Client, info: WorkflowExecutionInfo): Promise<{ summary: string | null; version: string | null }> {
   try {
-    const summary = await (await client.workflow.getHandle(workflowId, runId).describe()).staticSummary();
-    return summary ? firstLine(summary, 1000) : null;
+    const description = await client.workflow.getHandle(info.workflowId, info.runId).describe();
+    const summary = await description.staticSummary();
+    return { summary: summary ? firstLine(summary, 1000) : null, version: versionLabel(description) || versionLabel(info) || null };
   } catch {
     // Encrypted without BAREAGENT_ENCRYPTION_KEY here, or the run was deleted meanwhile.
-    return '(unreadable)';
+    return { summary: '(unreadable)', version: versionLabel(info) || null };
   }
 }
 
