@@ -109,30 +109,18 @@ test('a finished run shows its static summary and every activity summary in the 
   await startedRow.waitFor(WAIT);
   expect((await startedRow.innerText()).replace(/\s+/g, ' ')).toContain(`Summary ${FIRST_LINE}`);
 
-  // 4. "User Metadata" tab: the Summary section holds the prompt's first line only, and
-  //    "Events with Metadata" lists every activity's summary in order.
+  // 4. "User Metadata" tab: the Summary holds the prompt's first line only, and "Current Details" the
+  //    run's details (phase, iteration, budget, the newest checkpoint), each rendered in an iframe.
+  //    (UI 2.54 no longer lists the events with metadata there: the event table above shows them.)
   await page.getByRole('tab', { name: 'User Metadata' }).click();
   await page.waitForURL(/\/user-metadata$/);
-  await page.getByText('Events with Metadata', { exact: true }).waitFor(WAIT);
-  // The UI renders the summary (markdown) in an iframe below the "Summary" heading.
-  const summaryFrame = page
-    .getByTestId('user-metadata-summary-heading')
-    .locator('xpath=ancestor::div[.//iframe][1]')
-    .locator('iframe')
-    .first()
-    .contentFrame();
+  const summaryFrame = page.locator('iframe:not([src*="iteration"])').first().contentFrame();
   await summaryFrame.getByText(FIRST_LINE, { exact: true }).waitFor(WAIT);
   expect((await summaryFrame.locator('body').innerText()).trim()).toBe(FIRST_LINE);
-  // "Current Details" is the run's details (phase, iteration, tokens), also rendered in an iframe.
   await page
     .frameLocator('iframe[src*="iteration"]')
-    .getByText(/completed · iteration 3.200 · budget left: 197 iterations/)
+    .getByText(/completed · iteration 3.200 · budget left: 197 iterations · step 2 changed 0 files/)
     .waitFor(WAIT);
-  for (const [, text] of expectedRows) await page.getByText(text, { exact: true }).waitFor(WAIT);
-  const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-  const order = loopRows.map(([, text]) => body.indexOf(text));
-  expect(order.every((at) => at >= 0)).toBe(true);
-  expect([...order].sort((a, b) => a - b)).toEqual(order);
   await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run-metadata.png') });
   await page.close();
 }, 60_000);
