@@ -23,7 +23,8 @@ async function childrenStarted(handle: Awaited<ReturnType<Harness['start']>>): P
 test('a fifth background job at once gets an error result and nothing starts: four jobs ran', async () => {
   const scenario = `limits-${Math.random()}`;
   const calls = [1, 2, 3, 4, 5].map((n) => ({ id: `bg${n}`, name: 'background_run', arguments: { command: `sleep 2; touch job-${n}` } }));
-  h.model.setScenario(scenario, [{ toolCalls: calls }, { text: 'Waiting.' }, { text: 'Done.' }, { text: 'Done.' }]);
+  // Each job that finishes on its own wakes the run with a notification, and each answer is a proposal the jobs may hold: enough answers for every order.
+  h.model.setScenario(scenario, [{ toolCalls: calls }, { text: 'Waiting.' }, ...Array.from({ length: 10 }, () => ({ text: 'Done.' }))]);
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'Start jobs', model: scenario, workspace, stream: false, permissionMode: 'bypass' });
   await handle.result();

@@ -29,7 +29,8 @@ async function startRunWithChildren(scenario: string, waitForJobs: boolean): Pro
     const prompt = String(body.messages.find((m) => m.role === 'user')?.content ?? '');
     if (prompt === SUB_TASK) return { toolCalls: [{ id: `g${index}`, name: 'glob', arguments: { pattern: `*.${index}` } }], delayMs: 500 };
     // Answered late enough for the subagent to be well under way when the run ends.
-    if (body.messages.length > 1) return { text: 'Done for now.', delayMs: 2500 };
+    // The default system prompt comes first: the conversation is what follows it.
+    if (body.messages.filter((m) => m.role !== 'system').length > 1) return { text: 'Done for now.', delayMs: 2500 };
     return {
       toolCalls: [
         { id: 'j', name: 'background_run', arguments: { command: `exec -a ${marker} sleep 120`, timeout: 300 } },
