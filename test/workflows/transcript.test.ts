@@ -30,7 +30,8 @@ test('each model call carries only the new messages: its input does not grow wit
   // The 21st call would carry 20 tool results (~80 KB) if it sent the whole transcript.
   expect(Math.max(...sizes.slice(2))).toBeLessThan(2 * (sizes[1] as number));
   // ...and the model still received every message.
-  expect(h.model.requestsFor('growing').at(-1)?.body.messages).toHaveLength(1 + 20 * 2);
+  // The default system prompt, the prompt, and 20 rounds of a reply and its result.
+  expect(h.model.requestsFor('growing').at(-1)?.body.messages).toHaveLength(2 + 20 * 2);
 });
 
 test('a worker that never saw the conversation gets it from the run itself', async () => {
@@ -46,6 +47,6 @@ test('a worker that never saw the conversation gets it from the run itself', asy
   await handle.signal(permissionDecisionSignal, { requestId: 'b', decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'done on the second worker' });
   const last = h.model.requestsFor('handover').at(-1)?.body.messages;
-  expect(last.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
-  expect(last[2].content).toBe('1: hello');
+  expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+  expect(last[3].content).toBe('1: hello');
 });
