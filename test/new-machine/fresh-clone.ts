@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/testing/free-port';
 
 /**
  * `npm run test:new-machine` (CI, not `npm test`): what a new user gets. A fresh `git clone` of
@@ -34,17 +34,6 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, e
     child.stderr.on('data', take);
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, seconds: (Date.now() - started) / 1000 }));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 
