@@ -1,5 +1,6 @@
 import path from 'node:path';
 import http from 'node:http';
+import { stripVTControlCharacters } from 'node:util';
 import { failing, type Check } from '../../src/doctor/check';
 import { checkNode } from '../../src/doctor/probes';
 import { platformFamily, renderChecks } from '../../src/doctor/run-doctor';
@@ -39,7 +40,8 @@ test('the table: each row ok / warn / MISSING with why, the fix for each platfor
     { name: 'bubblewrap', status: 'missing', required: true, detail: 'bwrap is not on PATH', fix: { debian: 'sudo apt-get install -y bubblewrap', fedora: 'sudo dnf install -y bubblewrap', macos: 'no sandbox on macOS' } },
     { name: 'socat', status: 'warn', required: false, detail: 'not installed' },
   ];
-  const fedoraFirst = renderChecks(checks, 'fedora');
+  // Colour follows the environment (CI=1 or a TTY turns it on); the layout is what is checked.
+  const fedoraFirst = stripVTControlCharacters(renderChecks(checks, 'fedora'));
   const lines = fedoraFirst.split('\n');
   expect(lines[0]).toMatch(/^check\s+status\s+detail$/);
   expect(lines[1]).toMatch(/^Node\.js\s+ok\s+required\s+v20\.1\.0$/);
