@@ -10,6 +10,7 @@ import { createNotifyHuman } from './notify/notify-human';
 import { readNestedInstructions, readProjectInstructions } from './project-instructions';
 import { readRunEnvironment } from './environment/read-environment';
 import { loadForkOrigin } from './load-fork';
+import { runProgress } from './progress/run-progress';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from '../connection/provider-config';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -41,6 +42,7 @@ export function createActivities(config: ActivityConfig) {
   return {
     callModel: withCappedErrors(withRedaction(createCallModel(config.provider), redactor)),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
+    runProgress,
     notifyHuman: createNotifyHuman(config.notifyWebhook, config.approverPageUrl ?? (process.env.BAREAGENT_UI_URL || undefined)),
     ...createToolActivities(redactor, config.mcp),
   };

@@ -27,7 +27,9 @@ export type StopReason =
   | 'REPEATED_FAILURE'
   | 'provider_error'
   | 'empty_reply'
-  | 'acceptance_failed';
+  | 'acceptance_failed'
+  /** No step and no activity heartbeat for the run's `stallTimeout` (time waiting for a human aside). */
+  | 'stalled';
 
 /** The failure types a stop can end a run with (bad input fails before the loop starts). */
 export type StopFailureType = Exclude<FailureType, 'InvalidInput'>;
@@ -45,6 +47,7 @@ const FAILURE_OF: Record<StopReason, StopFailureType | null> = {
   NO_PROGRESS: FailureType.NoProgress,
   REPEATED_FAILURE: FailureType.RepeatedFailure,
   acceptance_failed: FailureType.AcceptanceFailed,
+  stalled: FailureType.NoProgress,
 };
 
 /** The `ApplicationFailure.type` of a run that stopped for this reason; null for the one successful stop. */

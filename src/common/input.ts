@@ -1,3 +1,4 @@
+import ms from 'ms';
 import { z } from 'zod';
 import { isValidRule } from './permission-rule-syntax';
 import { McpServers } from './mcp';
@@ -14,6 +15,11 @@ export const DurationString = z.union([
       message: 'must be a duration such as "30s", "15m" or "2h"',
     }),
 ]);
+
+/** A valid DurationString as milliseconds (NaN for one ms cannot read). */
+function durationMs(value: string | number): number {
+  return typeof value === 'number' ? value : (ms(value.trim().replace(/\s+/g, ' ') as ms.StringValue) ?? Number.NaN);
+}
 
 export const PermissionMode = z.enum(['default', 'auto', 'plan', 'bypass']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
@@ -104,6 +110,12 @@ export const AgentRunInput = z.strictObject({
     .optional(),
   /** After a final answer, stay open this long for a follow-up (`userMessage`); default: end at once. */
   idleTimeout: DurationString.optional(),
+  /**
+   * A run that records no step, and none of whose activities starts or heartbeats, for this long
+   * stops as `stalled` (NoProgress). Time spent waiting for a human, for its jobs or for a
+   * subagent does not count. Subagents get their parent's, or 20 minutes when it sets none.
+   */
+  stallTimeout: DurationString.refine((value) => durationMs(value) >= 30_000, { message: 'must be at least 30 seconds (heartbeats reach the server every few seconds)' }).optional(),
   compaction: z
     .strictObject({
       thresholdTokens: z.number().int().positive().optional(),

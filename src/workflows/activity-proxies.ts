@@ -162,3 +162,10 @@ export const localCheckpointing = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/** The stall watchdog's question to the server about the run's pending activities: a read, on the run's own workers. */
+export const progressReading = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -45,6 +45,7 @@ import { RunReporter } from './run-reporter';
 import { setRunHandlers } from './run-handlers';
 import { ToolRound } from './tool-round';
 import { TreeBudget } from './tree-budget';
+import { StallWatchdog } from './stall-watchdog';
 
 /** The guard of this run: writes of settings files ask, unless it replays a run recorded before they did. */
 function guardFor(patches: RunPatches): typeof checkPermission {
@@ -77,7 +78,7 @@ class AgentRun {
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });
-      const result = await this.loop();
+      const result = await this.watchedLoop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
     } catch (err) {
@@ -90,6 +91,30 @@ class AgentRun {
         const { type, message } = describeActivityFailure(err);
         await this.end({ taskId: this.config.parent?.taskId ?? '', status: cancelled ? 'cancelled' : 'failed', summary: `${type}: ${message}` });
       });
+      throw err;
+    }
+  }
+
+  /**
+   * The loop, under the stall watchdog when the run has a `stallTimeout`: a stall cancels what the
+   * loop waits on (an activity no worker runs, a call that never returns) and ends the run with its stop.
+   */
+  private async watchedLoop(): Promise<AgentRunResult> {
+    const watchdog = this.watchdog;
+    if (!watchdog) return this.loop();
+    const scope = new CancellationScope();
+    let stall: Stop | undefined;
+    watchdog.stalled().then(
+      (stop) => {
+        stall = stop;
+        scope.cancel();
+      },
+      () => undefined, // the run itself was cancelled: the loop reports that
+    );
+    try {
+      return await scope.run(() => this.loop());
+    } catch (err) {
+      if (stall && isCancellation(err)) return this.stopRun(stall, this.report.budget());
       throw err;
     }
   }
@@ -169,6 +194,7 @@ class AgentRun {
   private readonly completion: CompletionContext;
   private readonly human: HumanChannel;
   private readonly tree: TreeBudget;
+  private readonly watchdog: StallWatchdog | undefined;
   private readonly hooks: RunHooks;
   private readonly policy;
   private readonly offered: ReadonlySet<string>;
@@ -194,6 +220,8 @@ class AgentRun {
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
     this.sandbox = sandboxRequest(config);
     this.report = new RunReporter(this.stream, this.state, this.limits, config.maxIterations);
+    this.watchdog = config.stallTimeout === undefined ? undefined : new StallWatchdog(config.stallTimeout, () => this.report.phase);
+    if (this.watchdog) this.report.onStep = () => this.watchdog?.progressed();
     this.hooks = new RunHooks({
       config,
       hooks: () => this.state.hooks,
@@ -234,6 +262,7 @@ class AgentRun {
       checkedToolCalls: patches.checkedToolCalls,
       hooks: this.hooks,
       tree: this.tree,
+      watchdog: this.watchdog,
     });
     this.model = new ModelTurn({
       config,

@@ -24,6 +24,8 @@ export class RunReporter {
   private pendingCheckpoint: StepCheckpoint | { error: string } | undefined;
   /** `step 3 changed 2 files`: the newest checkpoint, on the Web UI's details line. */
   private checkpointLine = '';
+  /** Told of every step (the stall watchdog). */
+  onStep: (() => void) | undefined;
 
   constructor(
     stream: WorkflowStream,
@@ -57,6 +59,7 @@ export class RunReporter {
     this.state.usageEstimatePending = false;
     if (recovered) delete this.state.recoveredToolCallsPending;
     this.state.steps.push(record);
+    this.onStep?.();
     this.publish({ type: 'step', record });
     return record;
   }

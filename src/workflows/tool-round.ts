@@ -21,6 +21,7 @@ import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
+import type { StallWatchdog } from './stall-watchdog';
 import { backgroundRun, subagent } from './workflow-tools';
 import { inheritedSettings } from './workspace-settings';
 
@@ -43,6 +44,8 @@ export interface ToolRoundContext {
   checkedToolCalls: boolean;
   hooks: RunHooks;
   tree: TreeBudget;
+  /** The run's stall watchdog, when it has one: a subagent's time is not this run's stall. */
+  watchdog?: StallWatchdog | undefined;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
@@ -176,7 +179,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state), bounded: this.context.checkedToolCalls };
+    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state), bounded: this.context.checkedToolCalls, watchdog: this.context.watchdog };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

@@ -10,6 +10,7 @@ import type { JobBoard } from './job-board';
 import { sandboxRequest } from './sandbox-request';
 import { attempt } from './failures';
 import type { TreeBudget } from './tree-budget';
+import { DEFAULT_SUBAGENT_STALL_TIMEOUT, type StallWatchdog } from './stall-watchdog';
 
 export interface WorkflowToolContext {
   board: JobBoard;
@@ -20,6 +21,7 @@ export interface WorkflowToolContext {
   settings?: InheritedSettings | undefined;
   /** Jobs and subagents are bounded by the run's `concurrency` (false: a run recorded before that). */
   bounded: boolean;
+  watchdog?: StallWatchdog | undefined;
 }
 
 /** The error result past a limit: what runs now, what the model may do about it. Nothing is started. */
@@ -87,6 +89,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     ...(config.appendSystemPrompt ? { appendSystemPrompt: config.appendSystemPrompt } : {}),
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),
     ...(config.notify ? { notify: config.notify } : {}),
+    // Nobody may be watching a subagent: one that stops making progress ends as a failed call or job.
+    stallTimeout: config.stallTimeout ?? DEFAULT_SUBAGENT_STALL_TIMEOUT,
     ...(ctx.settings ? { workspaceSettings: ctx.settings } : {}),
     ...share,
   };
@@ -94,14 +98,14 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     await ctx.board.start({ taskId, kind: 'subagent', description: `${type.name}: ${args.task}` }, 'agentRun', [input]);
     return { ok: true, output: `Submitted background task ${taskId}` };
   }
-  const child = await attempt(() =>
+  const run = () =>
     executeChild<(input: AgentRunInput) => Promise<AgentRunResult>>('agentRun', {
       workflowId: `${ctx.workflowId}.${taskId}`,
       args: [input],
       staticSummary: `subagent (${type.name}): ${args.task}`.slice(0, 200),
       // Cancelled rather than terminated with a terminated run: it then cancels its own jobs and children.
       parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-    }),
-  );
+    });
+  const child = await attempt(() => (ctx.watchdog ? ctx.watchdog.whileChildRuns(run) : run()));
   return child.ok ? { ok: true, output: child.value.text } : { ok: false, errorType: child.type, message: child.message };
 }
