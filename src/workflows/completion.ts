@@ -44,7 +44,7 @@ export async function proposeCompletion({ config, state, board, report, hooks }:
       }
       state.messages.push({
         role: 'user',
-        content: `The acceptance check \`${config.acceptance.command}\` failed (${state.acceptanceAttempts} of ${config.acceptance.maxAttempts}); the task is not done yet:\n${check.output.slice(-4000)}`,
+        content: `The acceptance check \`${config.acceptance.command}\` failed (${state.acceptanceAttempts} of ${config.acceptance.maxAttempts}); the task is not done yet:\n${check.output.slice(-4000)}\nFix it with your tools: read the files involved, change them, and run \`${config.acceptance.command}\` yourself before you answer again.`,
       });
       return { kind: 'acceptance_failed', attempts: state.acceptanceAttempts, output: check.output };
     }

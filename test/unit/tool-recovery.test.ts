@@ -19,17 +19,19 @@ beforeEach(() => {
   writeFileSync(path.join(root, 'greet.js'), GREET);
 });
 
+const numberedGreet = () => GREET.split('\n').map((line, i) => `${i + 1}: ${line}`).join('\n');
 const miss = (input: object, read?: boolean) => editFile(root, args('edit_file', { file_path: 'greet.js', ...input }), read).then(() => 'edited', (err: Error) => err.message);
 
 describe('edit_file that misses', () => {
-  test('keeps "old_text not found in file", shows the closest lines numbered as read_file does, and says the file was not read', async () => {
+  test('keeps "old_text not found in file", says the file was not read, and shows a small file whole, numbered as read_file does', async () => {
     const message = await miss({ old_text: "  return 'Hi, ' + name;", new_text: 'x' }, false);
     expect(message).toBe(
       [
         'old_text not found in file greet.js.',
-        'You have not read greet.js in this run: call read_file on it first and copy old_text from its output.',
-        'The closest lines (2-2):',
-        "1: function greet(name) {\n2:   return 'Hello, ' + name;\n3: }\n4: ",
+        'You had not read greet.js in this run: it is shown below. Copy old_text from it exactly.',
+        'The closest lines are 2-2.',
+        'greet.js, 6 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):',
+        numberedGreet(),
       ].join('\n'),
     );
     expect(readFileSync(path.join(root, 'greet.js'), 'utf8')).toBe(GREET);
@@ -38,18 +40,29 @@ describe('edit_file that misses', () => {
   test("names read_file's line-number prefixes copied into old_text", async () => {
     const message = await miss({ old_text: "2:   return 'Hello, ' + name;\n3: }", new_text: 'x' }, true);
     expect(message).toContain('old_text has read_file\'s line-number prefixes ("12: "): they are not part of the file. Send the same text without them.');
-    expect(message).not.toContain('You have not read');
-    expect(message).toContain('The closest lines (2-3):');
+    expect(message).not.toContain('You had not read');
+    expect(message).toContain('The closest lines are 2-3.');
   });
 
   test('says when only whitespace differs', async () => {
     const message = await miss({ old_text: "function greet(name) {\nreturn 'Hello, ' + name;", new_text: 'x' });
-    expect(message).toContain('Lines 1-2 match it except for whitespace (indentation, line ends); copy them exactly:');
+    expect(message).toContain('Lines 1-2 match it except for whitespace (indentation, line ends); copy them exactly.');
   });
 
-  test('shows nothing misleading when no line is alike, and a missing file points to write_file', async () => {
+  test('a large file: the closest lines with two of context, or a pointer to read_file when nothing is alike; never the whole file', async () => {
+    const big = Array.from({ length: 300 }, (_, i) => `const value${i} = ${i};`).join('\n');
+    writeFileSync(path.join(root, 'big.js'), big);
+    const near = await editFile(root, args('edit_file', { file_path: 'big.js', old_text: 'const value150 = 151;', new_text: 'x' }), false).catch((err: Error) => err.message);
+    expect(near).toContain('You have not read big.js in this run: call read_file on it first and copy old_text from its output.');
+    expect(near).toMatch(/The closest lines \((\d+)-\1\):\n/);
+    expect(near.split('\n').filter((line) => /^\d+: /.test(line))).toHaveLength(5);
+    const far = await editFile(root, args('edit_file', { file_path: 'big.js', old_text: 'zzzzqqqq', new_text: 'x' })).catch((err: Error) => err.message);
+    expect(far).toBe('old_text not found in file big.js.\nThe file has 300 lines; read it with read_file to see what it holds.');
+  });
+
+  test('a small file is shown whole even when no line is alike, and a missing file points to write_file', async () => {
     const message = await miss({ old_text: 'zzzzqqqq', new_text: 'x' });
-    expect(message).toBe('old_text not found in file greet.js.\nThe file has 6 lines; read it with read_file to see what it holds.');
+    expect(message).toBe(`old_text not found in file greet.js.\ngreet.js, 6 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n${numberedGreet()}`);
     await expect(editFile(root, args('edit_file', { file_path: 'nope.js', old_text: 'a', new_text: 'b' }))).rejects.toThrow(
       'No such file or directory: nope.js (edit_file changes a file that exists: find the path with glob, or create the file with write_file)',
     );

@@ -78,6 +78,7 @@ test('an acceptance check that fails injects its output and the loop goes on unt
   expect(existsSync(path.join(workspace, 'done.txt'))).toBe(true);
   const messages = await handle.query(messagesQuery);
   expect(messages[2]?.content).toMatch(/^The acceptance check `.*` failed \(1 of 3\); the task is not done yet:\nexit code 1\ndone.txt is missing/);
+  expect(messages[2]?.content).toContain("Fix it with your tools: read the files involved, change them, and run `test -f done.txt");
   expect((await handle.query(stepsQuery)).map((s) => s.reason)).toEqual(['acceptance_failed', 'next_turn', 'stop:final_answer']);
 });
 

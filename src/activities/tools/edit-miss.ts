@@ -2,7 +2,8 @@
  * Why an edit_file's old_text was not found, written for the model to recover with: the usual
  * causes (read_file's line-number prefixes copied along, whitespace that differs, text guessed
  * without reading the file) and the lines of the file closest to what it sent, numbered as
- * read_file numbers them, so the next call can copy them exactly.
+ * read_file numbers them, so the next call can copy them exactly. A small file is shown whole: a
+ * small model that edits without reading gets, in one result, all it needs for a correct edit.
  */
 
 /** Beyond this many comparisons the closest lines are not looked for: a miss must stay cheap on a huge file. */
@@ -10,6 +11,9 @@ const MAX_COMPARISONS = 400_000;
 const MAX_WINDOW_LINES = 30;
 const CONTEXT_LINES = 2;
 const MAX_SHOWN_LINE_CHARS = 200;
+/** A file this small is shown whole in the miss (about 1,000 tokens at most). */
+const WHOLE_FILE_LINES = 80;
+const WHOLE_FILE_CHARS = 4_000;
 
 const LINE_PREFIX = /^\s*\d+: /;
 
@@ -22,9 +26,14 @@ export interface MissContext {
 export function describeMiss(text: string, oldText: string, context: MissContext): string {
   const lines = text.split('\n');
   const wanted = oldText.split('\n');
+  const whole = lines.length <= WHOLE_FILE_LINES && text.length <= WHOLE_FILE_CHARS && text.length > 0;
   const parts = [`old_text not found in file ${context.filePath}.`];
   if (context.read === false) {
-    parts.push(`You have not read ${context.filePath} in this run: call read_file on it first and copy old_text from its output.`);
+    parts.push(
+      whole
+        ? `You had not read ${context.filePath} in this run: it is shown below. Copy old_text from it exactly.`
+        : `You have not read ${context.filePath} in this run: call read_file on it first and copy old_text from its output.`,
+    );
   }
   const prefixed = wanted.filter((line) => line.trim() !== '');
   if (prefixed.length > 0 && prefixed.every((line) => LINE_PREFIX.test(line))) {
@@ -37,15 +46,19 @@ export function describeMiss(text: string, oldText: string, context: MissContext
   }
   const squeezed = (value: string) => value.replace(/\s+/g, ' ').trim();
   const near = closestLines(lines, wanted);
+  const numbered = (from: number, to: number) => lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cut(line)}`).join('\n');
   if (near) {
     const sameButSpace = squeezed(lines.slice(near.start, near.end).join('\n')) === squeezed(wanted.join('\n'));
-    parts.push(sameButSpace ? `Lines ${near.start + 1}-${near.end} match it except for whitespace (indentation, line ends); copy them exactly:` : `The closest lines (${near.start + 1}-${near.end}):`);
-    const from = Math.max(0, near.start - CONTEXT_LINES);
-    const to = Math.min(lines.length, near.end + CONTEXT_LINES);
-    parts.push(lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cut(line)}`).join('\n'));
-  } else if (lines.length > 0) {
+    const range = `${near.start + 1}-${near.end}`;
+    if (whole) parts.push(sameButSpace ? `Lines ${range} match it except for whitespace (indentation, line ends); copy them exactly.` : `The closest lines are ${range}.`);
+    else {
+      parts.push(sameButSpace ? `Lines ${range} match it except for whitespace (indentation, line ends); copy them exactly:` : `The closest lines (${range}):`);
+      parts.push(numbered(Math.max(0, near.start - CONTEXT_LINES), Math.min(lines.length, near.end + CONTEXT_LINES)));
+    }
+  } else if (lines.length > 0 && !whole) {
     parts.push(`The file has ${lines.length} lines; read it with read_file to see what it holds.`);
   }
+  if (whole) parts.push(`${context.filePath}, ${lines.length} lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n${numbered(0, lines.length)}`);
   return parts.join('\n');
 }
 
