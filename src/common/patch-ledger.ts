@@ -163,4 +163,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'blank command or file_path run as given, allow always on a blank argument allowing the bare tool, any number of jobs at once',
     state: 'active',
   },
+  {
+    id: 'parallel-read-only-calls',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'every tool call of a reply run one after another, read-only ones too',
+    state: 'active',
+  },
 ];

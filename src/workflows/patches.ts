@@ -122,3 +122,10 @@ export const MAY_HAVE_RUN = 'may-have-run';
 export const TREE_BUDGET = 'tree-budget';
 /** The patch that snapshots the workspace at run start and after each tool round that may change it. Asked only at run start (see startCheckpoints). */
 export const WORKSPACE_CHECKPOINTS = 'workspace-checkpoints';
+
+/**
+ * The patch that runs a reply's consecutive read-only calls (read_file, glob, grep, read-only MCP
+ * tools) at once. Asked only for a reply with two or more in a row (see ToolRound.run); runs
+ * recorded before ran every call one after another.
+ */
+export const PARALLEL_READ_ONLY_CALLS = 'parallel-read-only-calls';

@@ -1,3 +1,4 @@
+import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
@@ -19,6 +20,8 @@ import type { RunState } from './run-state';
 import { checkpointAfterRound } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
+import { READ_ONLY_TOOLS } from './activity-proxies';
+import { PARALLEL_READ_ONLY_CALLS } from './patches';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
 import type { StallWatchdog } from './stall-watchdog';
@@ -68,74 +71,34 @@ export class ToolRound {
     let evidence = 0;
     let warned = false;
     let failureWarned = false;
-    const callKey = (call: ToolCall) => idempotencyKey(this.context.workflowId, call.id);
-    const atMostOnceFailed = (call: ToolCall, summary: string, startedAt: number, err: unknown) => this.lost.failed(call, summary, startedAt, err);
-    for (const call of calls) {
-      const step = state.budget.iterations;
-      if (!alreadyShown) report.publish({ type: 'tool_call', step, id: call.id, name: call.name, input: call.input });
-      report.setPhase('running_tool');
-      const mcp = findMcpTool(state.mcp, call.name);
-      // PreToolUse hooks run once the guard let the call through (runs recorded before ran them first, for every call).
-      const after = this.context.hooksAfterGuard;
-      let ran = false;
-      const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
-        const reason = await this.context.hooks.preToolUse(c);
-        ran = reason === undefined;
-        return reason;
-      };
-      const blocked = after ? undefined : await this.context.hooks.preToolUse(call);
-      const hookPoint = after ? { beforeRun } : {};
-      const result = blocked !== undefined
-        ? hookBlockedResult(call.id, blocked)
-        : mcp
-        ? await dispatchMcpCall(call, mcp, {
-            config,
-            sandbox: this.context.sandbox,
-            policy: this.context.policy,
-            askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
-            callKey,
-            atMostOnceFailed,
-            workerLossesUncounted: this.context.workerLossesUncounted,
-            ...hookPoint,
-          })
-        : await dispatchToolCall(call, {
-        ...hookPoint,
-        workspace: config.workspace,
-        toolTaskQueue: config.toolTaskQueue,
-        sandbox: this.context.sandbox,
-        observeSandbox: (kind) => {
-          this.sandboxKind = kind;
-        },
-        offered: this.context.offered,
-        checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
-        askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
-        runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
-        fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
-        callKey,
-        atMostOnceFailed,
-        refuseBlank: this.context.checkedToolCalls,
-      });
-      if (after ? ran : blocked === undefined) {
-        const feedback = await this.context.hooks.postToolUse(call, result);
-        if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
-      }
-      report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
-      results.push(result);
-      const seen = observeToolOutcome(
-        state,
-        { name: call.name, input: call.input, content: result.content, isError: result.is_error, step: state.budget.iterations },
-        { limits: config.repeatedFailure },
-      );
-      state.loopDetector = seen.state.loopDetector;
-      state.failureStreak = seen.state.failureStreak;
-      if (seen.newEvidence) evidence += 1;
-      if (seen.actionWarned) warned = true;
-      if (seen.failureWarned) failureWarned = true;
-      if (seen.stop) {
-        state.messages.push({ role: 'user', content: results });
-        this.lost.record();
-        await this.checkpoint(calls);
-        return { kind: 'stop', ...seen.stop };
+    for (let next = 0; next < calls.length; ) {
+      // Consecutive read-only calls run at once (runs recorded before ran them one by one); their
+      // results still enter the history, the stream and the loop detector in the reply's order.
+      const reads = this.readOnlyRunAt(calls, next);
+      const together = reads > 1 && patched(PARALLEL_READ_ONLY_CALLS);
+      const batch = calls.slice(next, next + (together ? reads : 1));
+      next += batch.length;
+      const outcomes = await Promise.all(batch.map((call) => this.execute(call, alreadyShown)));
+      for (const [i, call] of batch.entries()) {
+        const result = outcomes[i] as ToolResultBlock;
+        report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
+        results.push(result);
+        const seen = observeToolOutcome(
+          state,
+          { name: call.name, input: call.input, content: result.content, isError: result.is_error, step: state.budget.iterations },
+          { limits: config.repeatedFailure },
+        );
+        state.loopDetector = seen.state.loopDetector;
+        state.failureStreak = seen.state.failureStreak;
+        if (seen.newEvidence) evidence += 1;
+        if (seen.actionWarned) warned = true;
+        if (seen.failureWarned) failureWarned = true;
+        if (seen.stop) {
+          state.messages.push({ role: 'user', content: results });
+          this.lost.record();
+          await this.checkpoint(calls);
+          return { kind: 'stop', ...seen.stop };
+        }
       }
     }
     // The third repeat without new evidence gets a nudge, inside the same tool round (src/loop/loop-detector.ts).
@@ -152,6 +115,74 @@ export class ToolRound {
       evidence,
       ...(ranCommands ? { sandbox: this.sandboxLine() } : {}),
     };
+  }
+
+  /** How many calls from `at` on are read-only (read_file, glob, grep, MCP tools their server marks read-only), one after another. */
+  private readOnlyRunAt(calls: ToolCall[], at: number): number {
+    let count = 0;
+    for (const call of calls.slice(at)) {
+      const mcp = findMcpTool(this.context.state.mcp, call.name);
+      const readOnly = mcp ? mcp.tool.readOnly : READ_ONLY_TOOLS.has(call.name) && this.context.offered.has(call.name);
+      if (!readOnly) break;
+      count += 1;
+    }
+    return count;
+  }
+
+  /** One call through the hooks, the guard (and a human, if it asks) and its tool; its result, not yet recorded. */
+  private async execute(call: ToolCall, alreadyShown: boolean): Promise<ToolResultBlock> {
+    const { config, state, report } = this.context;
+    const callKey = (c: ToolCall) => idempotencyKey(this.context.workflowId, c.id);
+    const atMostOnceFailed = (c: ToolCall, summary: string, startedAt: number, err: unknown) => this.lost.failed(c, summary, startedAt, err);
+    if (!alreadyShown) report.publish({ type: 'tool_call', step: state.budget.iterations, id: call.id, name: call.name, input: call.input });
+    report.setPhase('running_tool');
+    const mcp = findMcpTool(state.mcp, call.name);
+    // PreToolUse hooks run once the guard let the call through (runs recorded before ran them first, for every call).
+    const after = this.context.hooksAfterGuard;
+    let ran = false;
+    const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
+      const reason = await this.context.hooks.preToolUse(c);
+      ran = reason === undefined;
+      return reason;
+    };
+    const blocked = after ? undefined : await this.context.hooks.preToolUse(call);
+    const hookPoint = after ? { beforeRun } : {};
+    const result =
+      blocked !== undefined
+        ? hookBlockedResult(call.id, blocked)
+        : mcp
+          ? await dispatchMcpCall(call, mcp, {
+              config,
+              sandbox: this.context.sandbox,
+              policy: this.context.policy,
+              askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+              callKey,
+              atMostOnceFailed,
+              workerLossesUncounted: this.context.workerLossesUncounted,
+              ...hookPoint,
+            })
+          : await dispatchToolCall(call, {
+              ...hookPoint,
+              workspace: config.workspace,
+              toolTaskQueue: config.toolTaskQueue,
+              sandbox: this.context.sandbox,
+              observeSandbox: (kind) => {
+                this.sandboxKind = kind;
+              },
+              offered: this.context.offered,
+              checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
+              askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+              runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+              fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
+              callKey,
+              atMostOnceFailed,
+              refuseBlank: this.context.checkedToolCalls,
+            });
+    if (after ? ran : blocked === undefined) {
+      const feedback = await this.context.hooks.postToolUse(call, result);
+      if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
+    }
+    return result;
   }
 
   /** The workspace after the round, on the record of the step the round ends. */

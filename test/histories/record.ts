@@ -424,6 +424,26 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Read around', model: 'm', workspace, permissionMode: 'auto' }),
   },
   {
+    // A reply's consecutive read-only calls at once (local activities side by side), a write
+    // between reads keeping its place, results in the reply's order.
+    name: 'parallel-read-only-calls',
+    files: { 'notes.md': 'a needle in the notes\n', 'b.md': 'second\n' },
+    scenario: [
+      {
+        toolCalls: [
+          { id: 'p1', name: 'glob', arguments: { pattern: '*.md' } },
+          { id: 'p2', name: 'grep', arguments: { pattern: 'needle' } },
+          { id: 'p3', name: 'read_file', arguments: { file_path: 'notes.md' } },
+          { id: 'p4', name: 'write_file', arguments: { file_path: 'b.md', content: 'changed\n' } },
+          { id: 'p5', name: 'read_file', arguments: { file_path: 'b.md' } },
+          { id: 'p6', name: 'read_file', arguments: { file_path: 'missing.md' } },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Read in parallel', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
     // A new run's start reads side by side as local activities (MCP tools, AGENTS.md, hooks), the first model call in the same task.
     name: 'run-start-together',
     files: {
