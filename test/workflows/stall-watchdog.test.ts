@@ -19,38 +19,50 @@ afterAll(() => h.close());
 
 const toolResults = (messages: Message[], at: number) => (messages[at]?.content ?? []) as Array<{ content: string; is_error: boolean }>;
 
-test('a subagent whose tool call no worker takes is stopped at its stall timeout and reported to its parent as a failed call', async () => {
-  const toolQueue = `${h.taskQueue}-tools`;
+/**
+ * A worker holding the workspace on its own tool queue, which `leave()` shuts down: from then on a
+ * tool call of the run is an activity no worker ever takes. `body` runs with it; it is gone after.
+ */
+async function withToolHost(suffix: string, body: (host: { queue: string; leave(): void }) => Promise<void>): Promise<void> {
+  const queue = `${h.taskQueue}-${suffix}`;
   const connection = await NativeConnection.connect({ address: h.env.address });
-  const toolWorker: Worker = await createToolWorker({ connection, namespace: 'default', taskQueue: toolQueue });
-  const toolWorkerRuns = toolWorker.run();
-  const workspace = h.workspace();
-  h.model.setScenario(
-    'stall',
-    byPrompt({
-      'Delegate the build': [
-        { toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Run the build' } }] },
-        { text: 'The subagent stalled; nothing was built.' },
-      ],
-      'Run the build': (index) => {
-        if (index > 0) return { text: 'unexpected second turn' };
-        // The workspace host goes away as the subagent decides to run a command: nobody ever takes it.
-        toolWorker.shutdown();
-        return { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command: 'touch built.txt' } }], delayMs: 3000 };
-      },
-    }),
-  );
+  const worker: Worker = await createToolWorker({ connection, namespace: 'default', taskQueue: queue });
+  const running = worker.run();
+  const leave = () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
   try {
-    const handle = await h.start({
-      prompt: 'Delegate the build',
-      model: 'stall',
-      workspace,
-      permissionMode: 'bypass',
-      toolTaskQueue: toolQueue,
-      checkpoints: false,
-      projectInstructions: false,
-      stallTimeout: '30s',
-    });
+    await body({ queue, leave });
+  } finally {
+    leave();
+    await running;
+    await connection.close();
+  }
+}
+
+/** A subagent's first turn: the workspace host goes away as it decides to run a command. */
+const leaveThenRun = (host: { leave(): void }, command: string) => (index: number) => {
+  if (index > 0) return { text: 'unexpected second turn' };
+  host.leave();
+  return { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command } }], delayMs: 3000 };
+};
+
+const stalling = (queue: string) => ({ permissionMode: 'bypass', toolTaskQueue: queue, checkpoints: false, projectInstructions: false, stallTimeout: '30s' });
+
+test('a subagent whose tool call no worker takes is stopped at its stall timeout and reported to its parent as a failed call', async () => {
+  await withToolHost('tools', async (host) => {
+    const workspace = h.workspace();
+    h.model.setScenario(
+      'stall',
+      byPrompt({
+        'Delegate the build': [
+          { toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Run the build' } }] },
+          { text: 'The subagent stalled; nothing was built.' },
+        ],
+        'Run the build': leaveThenRun(host, 'touch built.txt'),
+      }),
+    );
+    const handle = await h.start({ prompt: 'Delegate the build', model: 'stall', workspace, ...stalling(host.queue) });
     expect(await handle.result()).toMatchObject({ text: 'The subagent stalled; nothing was built.' });
 
     // The parent waited for its subagent without stalling itself, and its model got the failure.
@@ -70,43 +82,27 @@ test('a subagent whose tool call no worker takes is stopped at its stall timeout
     const described = await child.describe();
     expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeGreaterThanOrEqual(30_000);
     expect(existsSync(path.join(workspace, 'built.txt'))).toBe(false);
-  } finally {
-    if (toolWorker.getState() === 'RUNNING') toolWorker.shutdown();
-    await toolWorkerRuns;
-    await connection.close();
-  }
+  });
 }, 150_000);
 
 test('a background subagent that stalls comes back to its parent as a failed job', async () => {
-  const toolQueue = `${h.taskQueue}-bg-tools`;
-  const connection = await NativeConnection.connect({ address: h.env.address });
-  const toolWorker: Worker = await createToolWorker({ connection, namespace: 'default', taskQueue: toolQueue });
-  const toolWorkerRuns = toolWorker.run();
-  h.model.setScenario(
-    'bg-stall',
-    byPrompt({
-      'Build in the background': [
-        { toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Run the slow build', run_in_background: true } }] },
-        { text: 'Waiting for the build.' },
-        { text: 'The background build stalled.' },
-      ],
-      'Run the slow build': (index) => {
-        if (index > 0) return { text: 'unexpected second turn' };
-        toolWorker.shutdown();
-        return { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command: 'true' } }], delayMs: 3000 };
-      },
-    }),
-  );
-  try {
-    const handle = await h.start({ prompt: 'Build in the background', model: 'bg-stall', workspace: h.workspace(), permissionMode: 'bypass', toolTaskQueue: toolQueue, checkpoints: false, projectInstructions: false, stallTimeout: '30s' });
+  await withToolHost('bg-tools', async (host) => {
+    h.model.setScenario(
+      'bg-stall',
+      byPrompt({
+        'Build in the background': [
+          { toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Run the slow build', run_in_background: true } }] },
+          { text: 'Waiting for the build.' },
+          { text: 'The background build stalled.' },
+        ],
+        'Run the slow build': leaveThenRun(host, 'true'),
+      }),
+    );
+    const handle = await h.start({ prompt: 'Build in the background', model: 'bg-stall', workspace: h.workspace(), ...stalling(host.queue) });
     expect(await handle.result()).toMatchObject({ text: 'The background build stalled.' });
     const notice = (await handle.query(messagesQuery)).find((m) => m.role === 'system')?.content;
     expect(notice).toContain('- Task sub-1: failed - NoProgress: Stalled: no step and no heartbeat for 30 s');
-  } finally {
-    if (toolWorker.getState() === 'RUNNING') toolWorker.shutdown();
-    await toolWorkerRuns;
-    await connection.close();
-  }
+  });
 }, 150_000);
 
 test('a question waiting for a human and a long command that heartbeats are not a stall', async () => {
