@@ -6,6 +6,7 @@ import { preflight } from '../../src/doctor/run-doctor';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
 import { bundleOptions } from '../../src/worker/create-worker';
+import { warningsOnlyLogger } from '../../src/worker/warnings-only-logger';
 import { freePort } from './free-port';
 import { onCluster, startTestCluster } from './test-cluster';
 import type { TestEnv } from './test-env';
@@ -30,7 +31,7 @@ export default async function globalSetup(): Promise<void> {
   if (onCluster()) return clusterSetup(started, home, uiPort, cliPath);
   const [server, bundle] = await Promise.all([
     ensureDevServer({ address, uiPort, home, startTimeoutMs: 90_000, log: () => undefined }),
-    bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }),
+    bundleWorkflowCode({ ...bundleOptions(), logger: warningsOnlyLogger }),
   ]);
   const bundlePath = path.join(home, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
@@ -52,7 +53,7 @@ export default async function globalSetup(): Promise<void> {
 async function clusterSetup(started: number, home: string, uiPort: number, cliPath: string): Promise<void> {
   const [{ cluster, env: clusterEnv }, bundle] = await Promise.all([
     startTestCluster((line) => console.error(`[cluster] ${line}`)),
-    bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }),
+    bundleWorkflowCode({ ...bundleOptions(), logger: warningsOnlyLogger }),
   ]);
   const bundlePath = path.join(home, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
@@ -64,12 +65,3 @@ async function clusterSetup(started: number, home: string, uiPort: number, cliPa
   (globalThis as Record<string, unknown>).__bareagentCluster = cluster;
   console.error(`\n[global setup] cluster ${cluster.address} (Temporal ${cluster.spec.serverVersion} on PostgreSQL, ${clusterEnv.dir}) ready in ${Date.now() - started} ms`);
 }
-
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};

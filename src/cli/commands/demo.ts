@@ -6,6 +6,7 @@ import pc from 'picocolors';
 import { preflight, PreflightError, runUnconfined } from '../../doctor/run-doctor';
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
 import { bundleOptions } from '../../worker/create-worker';
+import { warningsOnlyLogger } from '../../worker/warnings-only-logger';
 import { eventsQuery } from '../../common/contract';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import { openStack, startLocalWorker } from '../local-stack';
@@ -41,7 +42,7 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
   const model = await ScriptedModelServer.start(ScriptedModelServer.loadScenarios(path.join(DEMO_DIR, 'scenario.json')));
   // The workflow code is bundled while the server starts (and, on a new machine, the CLI is fetched):
   // each takes seconds, and they wait on different things.
-  const bundling = bundleWorkflowCode({ ...bundleOptions(), logger: quietLogger }).catch(() => undefined);
+  const bundling = bundleWorkflowCode({ ...bundleOptions(), logger: warningsOnlyLogger }).catch(() => undefined);
   const stack = await openStack({ embedded: true, embedLoopback: true, background: true, log: (line) => console.error(pc.dim(line)) });
   // Its own task queue: a worker already polling `bareagent` would call a real model instead.
   const taskQueue = `bareagent-demo-${process.pid}`;
@@ -72,13 +73,3 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
     await model.close();
   }
 }
-
-/** A bundling that fails is retried by the worker itself, which reports it; warnings and errors only. */
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};
