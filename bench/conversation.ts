@@ -42,8 +42,9 @@ export interface Conversation {
   summaries: number;
 }
 
-/** The tool call of one scripted turn (`turn` from 0). */
-export type ScriptedCall = (turn: number, files: number) => { name: string; arguments: Record<string, unknown> };
+/** The tool call of one scripted turn (`turn` from 0), or several in one reply. */
+type ScriptedToolCall = { name: string; arguments: Record<string, unknown> };
+export type ScriptedCall = (turn: number, files: number) => ScriptedToolCall | ScriptedToolCall[];
 
 /** The default turn: read_file of the next file. */
 export const readFileCall: ScriptedCall = (turn, files) => ({ name: 'read_file', arguments: { file_path: `f${turn % files}.txt` } });
@@ -68,7 +69,9 @@ export function scriptConversation(
     const turn = conversation.requestTimes.length;
     conversation.requestTimes.push(performance.now());
     if (turn >= iterations) return { text: 'Done.' };
-    return { toolCalls: [{ id: `call_${turn}`, ...call(turn, files) }] };
+    const calls = call(turn, files);
+    if (!Array.isArray(calls)) return { toolCalls: [{ id: `call_${turn}`, ...calls }] };
+    return { toolCalls: calls.map((c, i) => ({ id: `call_${turn}_${i}`, ...c })) };
   });
   return conversation;
 }

@@ -20,6 +20,7 @@ import { floor } from './floor';
 import { transferPoll } from './transfer-poll';
 import { tuning } from './tuning';
 import { checkpoints } from './checkpoints';
+import { parallelReads } from './parallel-reads';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -34,6 +35,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   sandbox,
   floor,
   checkpoints,
+  'parallel-reads': parallelReads,
 };
 
 async function main(): Promise<void> {
