@@ -117,10 +117,11 @@ test('an edit_file miss tells whether the run read the file: not before read_fil
     is_error: true,
     content: [
       'Error: ToolError: old_text not found in file config.toml.',
-      'You have not read config.toml in this run: call read_file on it first and copy old_text from its output.',
-      'The closest lines (2-2):',
+      'You had not read config.toml in this run: it is shown below. Copy old_text from it exactly.',
+      'The closest lines are 2-2.',
+      'config.toml, 3 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):',
       '1: [provider]\n2: name = "x"\n3: ',
     ].join('\n'),
   });
-  expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines \(2-2\):/);
+  expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines are 2-2\.\nconfig\.toml, 3 lines/);
 });
