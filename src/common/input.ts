@@ -1,5 +1,5 @@
-import ms from 'ms';
 import { z } from 'zod';
+import { durationToMs } from './duration';
 import { isValidRule } from './permission-rule-syntax';
 import { McpServers } from './mcp';
 import { NotifyInput } from './notify';
@@ -16,10 +16,8 @@ export const DurationString = z.union([
     }),
 ]);
 
-/** A valid DurationString as milliseconds (NaN for one ms cannot read). */
-function durationMs(value: string | number): number {
-  return typeof value === 'number' ? value : (ms(value.trim().replace(/\s+/g, ' ') as ms.StringValue) ?? Number.NaN);
-}
+/** zod runs a refinement even when the form failed: that value already has its issue. */
+const isReadableDuration = (value: string | number): boolean => DurationString.safeParse(value).success;
 
 export const PermissionMode = z.enum(['default', 'auto', 'plan', 'bypass']);
 export type PermissionMode = z.infer<typeof PermissionMode>;
@@ -115,7 +113,7 @@ export const AgentRunInput = z.strictObject({
    * stops as `stalled` (NoProgress). Time spent waiting for a human, for its jobs or for a
    * subagent does not count. Subagents get their parent's, or 20 minutes when it sets none.
    */
-  stallTimeout: DurationString.refine((value) => durationMs(value) >= 30_000, { message: 'must be at least 30 seconds (heartbeats reach the server every few seconds)' }).optional(),
+  stallTimeout: DurationString.refine((value) => !isReadableDuration(value) || durationToMs(value) >= 30_000, { message: 'must be at least 30 seconds (heartbeats reach the server every few seconds)' }).optional(),
   compaction: z
     .strictObject({
       thresholdTokens: z.number().int().positive().optional(),

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { durationToMs } from '../loop/duration';
+import { durationToMs } from '../common/duration';
 import { DEFAULT_SANDBOX_REQUEST, runShell } from '../activities/shell';
 import { statusQuery, stepsQuery } from '../common/contract';
 import type { AgentRunInput } from '../common/input';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Usage } from '../common/messages';
 import type { BudgetSnapshot } from '../common/wire';
-import { durationToMs } from './duration';
+import { durationToMs } from '../common/duration';
 import { costOf, type ModelPrice } from './prices';
 import type { StopReason } from '../common/failures';
 

@@ -1,7 +1,7 @@
 import { condition } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { AgentRunResult } from '../common/wire';
-import { durationToMs } from '../loop/duration';
+import { durationToMs } from '../common/duration';
 import type { Transition } from '../loop/transitions';
 import { runAcceptance } from './acceptance';
 import type { JobBoard } from './job-board';

@@ -4,7 +4,7 @@ import type { AgentRunConfig } from '../common/input';
 import type { ChildPermission } from '../common/jobs';
 import type { ToolCall } from '../common/messages';
 import type { PendingPermission, RunPhase } from '../common/wire';
-import { durationToMs } from '../loop/duration';
+import { durationToMs } from '../common/duration';
 import type { PermissionDecision } from '../loop/permissions';
 import type { Transition } from '../loop/transitions';
 import { childPermissionSignal } from '../common/contract';

@@ -1,6 +1,6 @@
 import { condition, log, sleep } from '@temporalio/workflow';
 import type { RunPhase } from '../common/wire';
-import { durationToMs } from '../loop/duration';
+import { durationToMs } from '../common/duration';
 import { isWaitingPhase, lastSignOfLife, stallStop } from '../loop/stall';
 import type { Stop } from '../loop/transitions';
 import { progressReading } from './activity-proxies';

@@ -1,3 +1,4 @@
+import { parseAgentRunInput } from '../../src/common/input';
 import { isWaitingPhase, lastSignOfLife, stallStop } from '../../src/loop/stall';
 
 test('the newest heartbeat, or the start of a running attempt, is the sign of life; an activity no worker took gives none', () => {
@@ -28,4 +29,10 @@ test('the stop names the timeout, the phase and what was pending', () => {
   });
   expect(stallStop(20 * 60_000, 'calling_model', []).message).toContain('for 20 min');
   expect(stallStop(90_000, 'calling_model', []).detail).toBe('phase calling_model; no activity pending');
+});
+
+test('stallTimeout: a value that is no duration gets the form\'s message, one under 30 s the floor\'s', () => {
+  expect(parseAgentRunInput({ prompt: 'x', stallTimeout: 'abc' })).toEqual({ ok: false, message: 'Invalid agentRun input: stallTimeout: must be a duration such as "30s", "15m" or "2h"' });
+  expect(parseAgentRunInput({ prompt: 'x', stallTimeout: '5s' })).toMatchObject({ ok: false, message: expect.stringContaining('stallTimeout: must be at least 30 seconds') });
+  expect(parseAgentRunInput({ prompt: 'x', stallTimeout: '2 minutes' })).toMatchObject({ ok: true });
 });
