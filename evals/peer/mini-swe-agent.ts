@@ -32,6 +32,7 @@ interface Options {
   stepLimit: number;
   wallSeconds: number;
   maxTokens: number;
+  temperature?: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -44,9 +45,10 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--max-iterations') options.stepLimit = Number(value());
     else if (arg === '--max-wall-seconds') options.wallSeconds = Number(value());
     else if (arg === '--max-output-tokens') options.maxTokens = Number(value());
+    else if (arg === '--temperature') options.temperature = Number(value());
     else options.suite = arg;
   }
-  if (!options.suite) throw new Error('usage: mini-swe-agent.ts <suite dir> [--task NAME ...] [--json FILE] [--max-iterations 15] [--max-wall-seconds 300]');
+  if (!options.suite) throw new Error('usage: mini-swe-agent.ts <suite dir> [--task NAME ...] [--json FILE] [--max-iterations 15] [--max-wall-seconds 300] [--max-output-tokens 512] [--temperature T]');
   return options;
 }
 
@@ -75,6 +77,7 @@ async function runTask(python: string, task: EvalTask, options: Options): Promis
     stepLimit: task.maxIterations ?? options.stepLimit,
     wallSeconds: options.wallSeconds,
     maxTokens: options.maxTokens,
+    temperature: options.temperature ?? null,
     out,
   };
   const started = Date.now();

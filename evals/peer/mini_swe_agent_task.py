@@ -15,6 +15,8 @@ config = get_config_from_spec("mini.yaml")
 agent_config = {k: v for k, v in config["agent"].items() if k != "mode"}
 agent_config.update(step_limit=args["stepLimit"], cost_limit=0, wall_time_limit_seconds=args["wallSeconds"])
 model_kwargs = {"api_base": args["baseURL"], "api_key": "local", "max_tokens": args["maxTokens"]}
+if args.get("temperature") is not None:
+    model_kwargs["temperature"] = args["temperature"]
 model = LitellmModel(
     **{**config.get("model", {}), "model_name": "openai/" + args["model"], "model_kwargs": model_kwargs, "cost_tracking": "ignore_errors"}
 )

@@ -20,6 +20,7 @@ export interface TrialSettings {
   /** A duration string (`5m`): the budget of a trial whose task sets none. */
   maxWallClock: string;
   maxOutputTokens?: number;
+  temperature?: number;
   stream: boolean;
   /** Prefix of every trial's workflow id, so one eval's runs are found together (`bareagent list`). */
   idPrefix: string;
@@ -58,8 +59,16 @@ export function trialInput(task: EvalTask, workspace: string, settings: TrialSet
     ...(task.permissionRules ? { permissionRules: task.permissionRules } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.systemPrompt !== undefined ? { systemPrompt: settings.systemPrompt } : {}),
-    ...(settings.maxOutputTokens ? { modelSettings: { maxOutputTokens: settings.maxOutputTokens } } : {}),
+    ...(modelSettings(settings) ? { modelSettings: modelSettings(settings) } : {}),
     ...(acceptanceCommand(task) ? { acceptance: { command: acceptanceCommand(task) as string, timeout: task.checkTimeoutSeconds } } : {}),
+  };
+}
+
+function modelSettings(settings: TrialSettings): AgentRunInput['modelSettings'] {
+  if (!settings.maxOutputTokens && settings.temperature === undefined) return undefined;
+  return {
+    ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
   };
 }
 

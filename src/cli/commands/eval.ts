@@ -22,6 +22,7 @@ export interface EvalFlags {
   maxIterations?: string;
   maxWallClock?: string;
   maxOutputTokens?: string;
+  temperature?: string;
   stream?: boolean;
 }
 
@@ -31,6 +32,12 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`eval: ${name} must be a whole number, 1 or more (got "${raw}")`);
+  return value;
+}
+
+function temperature(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 2) throw new UsageError(`eval: --temperature must be a number from 0 to 2 (got "${raw}")`);
   return value;
 }
 
@@ -65,6 +72,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
       ...(flags.model ? { model: flags.model } : {}),
       ...(flags.system !== undefined ? { systemPrompt: flags.system } : {}),
       ...(flags.maxOutputTokens ? { maxOutputTokens: positive('--max-output-tokens', flags.maxOutputTokens, 1) } : {}),
+      ...(flags.temperature !== undefined ? { temperature: temperature(flags.temperature) } : {}),
     };
     const jobs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: i + 1 })));
     log(`Eval: ${tasks.length} tasks × ${trials} trials, ${concurrency} at a time; workflow ids ${settings.idPrefix}-<task>-<trial>`);
@@ -83,6 +91,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
         concurrency,
         maxIterations: settings.maxIterations,
         maxWallClock: settings.maxWallClock,
+        temperature: settings.temperature ?? 'server default',
         complete: finished.length === jobs.length,
         wallMs: Date.now() - started,
         summary: summarise(finished),
@@ -217,6 +226,7 @@ export function registerEval(program: Command, settle: (code: Promise<number>) =
     .option('--max-iterations <n>', "iteration limit of a trial whose task sets none (default 15)")
     .option('--max-wall-clock <duration>', 'time budget of a trial whose task sets none (default 5m)')
     .option('--max-output-tokens <n>', "max_tokens of each model call (a small local model's reply otherwise runs long)")
+    .option('--temperature <t>', "sampling temperature of each model call, 0-2 (default: the server's)")
     .option('--no-stream', 'call the model without streaming')
     .description('run a suite of tasks as durable runs, k trials each, and check each trial\'s workspace')
     .addHelpText(
