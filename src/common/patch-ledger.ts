@@ -170,4 +170,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'every tool call of a reply run one after another, read-only ones too',
     state: 'active',
   },
+  {
+    id: 'sparse-iteration-attribute',
+    shipped: '2026-12-01',
+    version: '0.1.0',
+    keeps: 'the BareAgentIterations search attribute upserted every iteration',
+    state: 'active',
+  },
 ];

@@ -129,3 +129,11 @@ export const WORKSPACE_CHECKPOINTS = 'workspace-checkpoints';
  * recorded before ran every call one after another.
  */
 export const PARALLEL_READ_ONLY_CALLS = 'parallel-read-only-calls';
+
+/**
+ * The patch that upserts the `BareAgentIterations` search attribute at the first iteration, every
+ * tenth and with each status change, instead of every iteration (an upsert is a history event and
+ * a visibility write). Asked once, when the run's reporter is made; runs recorded before upserted
+ * it every iteration.
+ */
+export const SPARSE_ITERATION_ATTRIBUTE = 'sparse-iteration-attribute';

@@ -23,10 +23,19 @@ interface AttributeValues {
 /** Upserts only what changed: every upsert is a history event. */
 export class RunAttributes {
   private readonly current: AttributeValues = {};
+  /** Values noted but not upserted yet: they go with the next upsert. */
+  private noted: AttributeValues = {};
+
+  /** Keeps a value for the next upsert without making one now. */
+  note(values: AttributeValues): void {
+    this.noted = { ...this.noted, ...values };
+  }
 
   set(values: AttributeValues): void {
     const pairs: SearchAttributeUpdatePair[] = [];
-    for (const [name, value] of Object.entries(values) as [keyof AttributeValues, never][]) {
+    const merged = { ...this.noted, ...values };
+    this.noted = {};
+    for (const [name, value] of Object.entries(merged) as [keyof AttributeValues, never][]) {
       if (value === undefined || this.current[name] === value) continue;
       (this.current as Record<string, unknown>)[name] = value;
       pairs.push({ key: searchAttributes[name], value } as SearchAttributeUpdatePair);

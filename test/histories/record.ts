@@ -444,6 +444,16 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Read in parallel', model: 'm', workspace, permissionMode: 'auto' }),
   },
   {
+    // Twelve iterations: BareAgentIterations upserted at 1 and 10, and with the completed status at 12.
+    name: 'sparse-iteration-attribute',
+    files: { 'notes.md': 'notes\n' },
+    scenario: [
+      ...Array.from({ length: 11 }, (_, i) => ({ toolCalls: [{ id: `g${i}`, name: 'glob', arguments: { pattern: `*${i}.md` } }] })),
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Twelve iterations', model: 'm', workspace, permissionMode: 'auto', checkpoints: false }),
+  },
+  {
     // A new run's start reads side by side as local activities (MCP tools, AGENTS.md, hooks), the first model call in the same task.
     name: 'run-start-together',
     files: {
