@@ -20,8 +20,9 @@ import { TokenLimitField } from './token-limit-field';
 import { parseToolArguments, toChatMessages } from './wire-format';
 
 const HEARTBEAT_EVERY_MS = 2_000;
-/** How often a streaming call publishes its text to the run (the first text goes at once). */
+/** How often a streaming call publishes its text to the run: the first text at once, then every 200 ms, every second once the reply has run two seconds. */
 const PUBLISH_EVERY_MS = 200;
+const PUBLISH_PACE = { intervalMs: PUBLISH_EVERY_MS, laterAfterMs: 2_000, laterIntervalMs: 1_000 };
 /** How much of the activity's start-to-close timeout a provider request leaves unused. */
 const START_TO_CLOSE_MARGIN_MS = 15_000;
 
@@ -63,7 +64,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       if (!request.stream) return withRecoveredCalls(await callOnce(client, body, requestTimeoutMs), known);
       await using streamClient = WorkflowStreamClient.fromWithinActivity({ batchInterval: `${PUBLISH_EVERY_MS} milliseconds` });
       const events = streamClient.topic<RunEvent>(EVENTS_TOPIC);
-      const batcher = new TextBatcher((event) => events.publish(event, { forceFlush: true }), PUBLISH_EVERY_MS);
+      const batcher = new TextBatcher((event) => events.publish(event, { forceFlush: true }), PUBLISH_PACE);
       const publish = (event: RunEvent) => batcher.publish(event);
       const attempt = context.info.attempt;
       if (attempt > 1) publish({ type: 'attempt_restart', step: request.step, attempt });
