@@ -21,6 +21,7 @@ import { transferPoll } from './transfer-poll';
 import { tuning } from './tuning';
 import { checkpoints } from './checkpoints';
 import { parallelReads } from './parallel-reads';
+import { sdkPatch } from './sdk-patch';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -36,6 +37,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   floor,
   checkpoints,
   'parallel-reads': parallelReads,
+  'sdk-patch': sdkPatch,
 };
 
 async function main(): Promise<void> {
