@@ -48,6 +48,7 @@ export interface TrialResult {
 
 /** The run input of one trial: an ordinary `agentRun` that no human attends (a question is denied). */
 export function trialInput(task: EvalTask, workspace: string, settings: TrialSettings): AgentRunInput {
+  const sampling = modelSettings(settings);
   return {
     prompt: task.prompt,
     workspace,
@@ -59,7 +60,7 @@ export function trialInput(task: EvalTask, workspace: string, settings: TrialSet
     ...(task.permissionRules ? { permissionRules: task.permissionRules } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.systemPrompt !== undefined ? { systemPrompt: settings.systemPrompt } : {}),
-    ...(modelSettings(settings) ? { modelSettings: modelSettings(settings) } : {}),
+    ...(sampling ? { modelSettings: sampling } : {}),
     ...(acceptanceCommand(task) ? { acceptance: { command: acceptanceCommand(task) as string, timeout: task.checkTimeoutSeconds } } : {}),
   };
 }

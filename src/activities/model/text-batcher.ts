@@ -28,9 +28,9 @@ export class TextBatcher {
     private readonly pace: PublishPace,
   ) {}
 
-  private interval(): number {
-    const sinceFirst = Date.now() - (this.firstSentAt ?? Date.now());
-    return sinceFirst < this.pace.laterAfterMs ? this.pace.intervalMs : this.pace.laterIntervalMs;
+  /** Asked only once the first text went out. */
+  private interval(firstSentAt: number): number {
+    return Date.now() - firstSentAt < this.pace.laterAfterMs ? this.pace.intervalMs : this.pace.laterIntervalMs;
   }
 
   publish(event: RunEvent): void {
@@ -41,7 +41,7 @@ export class TextBatcher {
     }
     this.pending = this.pending ? { ...this.pending, delta: this.pending.delta + event.delta } : { ...event };
     if (this.firstSentAt === undefined) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.interval());
+    else this.timer ??= setTimeout(() => this.flush(), this.interval(this.firstSentAt));
   }
 
   /** Sends the text held back, if any: at each interval, before another event, and at the end of the call. */
