@@ -31,7 +31,10 @@ export interface LocalModelServer {
   /** The OpenAI-compatible base URL, `http://127.0.0.1:<port>/v1`. */
   baseURL: string;
   model: string;
-  stop(): Promise<void>;
+  /** The server's own process: the only one `stop` (or an operator) should signal. */
+  pid: number;
+  /** How the server ended: `exit 0` when it took the SIGTERM, `SIGKILL` when it had to be forced. */
+  stop(): Promise<string>;
 }
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -157,10 +160,18 @@ function step(command: string, args: string[], env: NodeJS.ProcessEnv, log: Log,
 /**
  * xllamacpp's `Server` runs llama.cpp's own HTTP server on threads of this process; the script
  * only configures it and then waits. Jinja is on: the model's own chat template renders tools.
+ * llama.cpp installs a SIGTERM/SIGINT handler for a graceful stop that, embedded in Python, never
+ * ends: the script takes both signals back and exits at once. It also exits when its parent goes
+ * (stdin reaches EOF, and the kernel's parent-death signal), so a killed test run leaves no server
+ * spinning a core and nobody needs to hunt for it by name.
  */
 const SERVE = `
-import sys, threading
+import ctypes, os, signal, sys
 import xllamacpp as x
+try:
+    ctypes.CDLL('libc.so.6', use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+except Exception:
+    pass
 model, alias, port, ctx, threads, parallel = sys.argv[1:7]
 p = x.CommonParams()
 p.model.path = model
@@ -172,9 +183,16 @@ p.n_parallel = int(parallel)
 p.cpuparams.n_threads = int(threads)
 p.cpuparams_batch.n_threads = int(threads)
 p.use_jinja = True
+def take_signals():
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda *_: os._exit(0))
+take_signals()
 server = x.Server(p)
+take_signals()
 print('listening', server.listening_address, flush=True)
-threading.Event().wait()
+while sys.stdin.buffer.read(65536):
+    pass
+os._exit(0)
 `;
 
 export interface LocalModelOptions {
@@ -206,22 +224,28 @@ export async function startLocalModelServer(options: LocalModelOptions = {}): Pr
     String(options.threads ?? 1),
     String(parallel),
   ];
-  const child = spawn(files.python, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin stays open while this process lives: its EOF tells the server its parent is gone.
+  const child = spawn(files.python, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+  // The script prints `listening` once its signal handlers replace llama.cpp's: ready means stoppable.
+  let listening = false;
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+    listening ||= /^listening /m.test(output);
+  };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const baseURL = `http://127.0.0.1:${port}/v1`;
   try {
-    await waitForModels(baseURL, child, options.startTimeoutMs ?? 180_000);
+    await waitForModels(baseURL, child, () => listening, options.startTimeoutMs ?? 180_000);
   } catch (err) {
     await stopChild(child);
     throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
   }
-  return { baseURL, model: LOCAL_MODEL_NAME, stop: () => stopChild(child) };
+  return { baseURL, model: LOCAL_MODEL_NAME, pid: child.pid ?? 0, stop: () => stopChild(child) };
 }
 
-async function waitForModels(baseURL: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitForModels(baseURL: string, child: ChildProcess, listening: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -229,7 +253,7 @@ async function waitForModels(baseURL: string, child: ChildProcess, timeoutMs: nu
     }
     try {
       const response = await fetch(`${baseURL}/models`);
-      if (response.ok) return;
+      if (response.ok && listening()) return;
     } catch {
       // not listening yet
     }
@@ -238,13 +262,15 @@ async function waitForModels(baseURL: string, child: ChildProcess, timeoutMs: nu
   throw new Error(`the llama.cpp server did not answer ${baseURL}/models within ${timeoutMs} ms`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+/** SIGTERM to our own child (the script exits at once on it); SIGKILL to the same pid if it has not within 2 s. */
+function stopChild(child: ChildProcess): Promise<string> {
+  const ended = () => (child.signalCode ? String(child.signalCode) : `exit ${child.exitCode}`);
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(ended());
   return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 2_000);
     child.once('close', () => {
       clearTimeout(kill);
-      resolve();
+      resolve(ended());
     });
     child.kill('SIGTERM');
   });

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { decidePermissionUpdate, statusQuery, stepsQuery } from '../../src/common/contract';
 import type { RunEvent } from '../../src/common/events';
 import { startLocalModelServer, type LocalModelServer } from '../../src/testing/local-model';
@@ -28,10 +30,15 @@ beforeAll(async () => {
   await h.startWorker({ modelBaseURL: server.baseURL, requestTimeoutMs: 10 * 60_000 });
 }, 30 * 60_000);
 
+/** What each run did, for .ci/run's one line (whether it passed is jest's exit code). */
+const REPORT_FILE = path.join(__dirname, '../../artifacts/local-model-smoke.json');
+
 afterAll(async () => {
   await h?.close();
   await server?.stop();
   process.stderr.write(`[local model] ${notes.join('; ')}\n`);
+  mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
+  writeFileSync(REPORT_FILE, JSON.stringify({ notes }, null, 2));
 });
 
 const GREET = "// Greets a person by name.\nfunction greet(name) {\n  // TODO: greet the person, not the world\n  return 'Hello, world!';\n}\n\nmodule.exports = { greet };\n";
@@ -103,6 +110,7 @@ test('the demo task: every request accepted, each tool call run, a command the h
 }, RUN_TIMEOUT_MS);
 
 test('the repeated-failure detector stops a call that keeps failing the same way', async () => {
+  const started = Date.now();
   const handle = await h.start({
     prompt: 'Use edit_file on notes.txt to replace the text "banana" with "apple". Do nothing else. If it fails, make exactly the same edit_file call again.',
     model: server.model,
@@ -114,7 +122,7 @@ test('the repeated-failure detector stops a call that keeps failing the same way
   });
   const outcome = await ending(handle.result());
   const steps = await handle.query(stepsQuery);
-  notes.push(`loop detector: ${outcome}, reasons ${steps.map((s) => s.reason).join(',')}`);
+  notes.push(`loop detector: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, reasons ${steps.map((s) => s.reason).join(',')}`);
   expect(outcome).not.toMatch(/\b400\b|Failed to parse grammar/i);
   // A step lists its tools with their argument (`edit_file notes.txt`).
   const edits = (s: { tools: string[] }) => s.tools.some((tool) => tool.split(' ')[0] === 'edit_file');
