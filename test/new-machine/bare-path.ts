@@ -1,0 +1,35 @@
+import { mkdirSync, readdirSync, symlinkSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** What a bare machine lacks: the system packages the project used to need. */
+export const HIDDEN_TOOLS = ['bwrap', 'socat', 'chromium', 'chromium-browser', 'tmux'];
+
+/**
+ * A PATH of one folder holding a link to every program of `searchPath` but `hidden`: this
+ * machine's tools (node, npm, git, python3 with pip) as a new user's, without the system packages.
+ * The first of a name wins, as it would on the PATH itself.
+ */
+export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidden = HIDDEN_TOOLS): string {
+  mkdirSync(dir, { recursive: true });
+  const seen = new Set<string>();
+  for (const folder of searchPath.split(':').filter(Boolean)) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (seen.has(name) || hidden.includes(name)) continue;
+      const file = path.join(folder, name);
+      try {
+        if (!statSync(file).isFile()) continue;
+      } catch {
+        continue;
+      }
+      seen.add(name);
+      symlinkSync(file, path.join(dir, name));
+    }
+  }
+  return dir;
+}
