@@ -43,7 +43,7 @@ export interface Needs {
   cli: boolean;
   /** A worker will run commands here: bubblewrap (unless BAREAGENT_SANDBOX=off, when not for tests). */
   sandbox: boolean;
-  /** `npm test`: socat, Chromium, tmux become required and the sandbox cannot be switched off. */
+  /** `npm test`: Chromium and tmux become required and the sandbox cannot be switched off. */
   tests: boolean;
   /** `npm run test:cluster`: PostgreSQL's server programs. */
   postgres: boolean;

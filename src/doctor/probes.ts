@@ -88,18 +88,18 @@ export async function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Pro
   return { name: 'bubblewrap', status: 'missing', required, detail: `present but a sandboxed command fails: ${probe.detail}. Cause: ${cause.why}`, fix: cause.fix };
 }
 
-/** socat bridges a run's host allow-list from inside the sandbox to the worker's proxy; found where the sandbox finds it. */
-export function checkSocat(needs: Needs): Check {
+/**
+ * socat, when installed, forwards a run's host allow-list from inside the sandbox to the worker's
+ * proxy (found where the sandbox finds it); without it the worker's own Node does, a little slower to start.
+ */
+export function checkSocat(env: NodeJS.ProcessEnv = process.env): Check {
   const socat = findBinary('socat', SANDBOX_PATH);
-  if (socat) return { name: 'socat', status: 'ok', required: needs.tests, detail: socat };
-  return {
-    name: 'socat',
-    status: needs.tests ? 'missing' : 'warn',
-    required: needs.tests,
-    detail: 'not installed: runs with a network host allow-list (--network "a.com,b.org") fail; none and full work',
-    fix: installFix('socat'),
-    package: 'socat',
-  };
+  const forced = (env.BAREAGENT_SANDBOX_RELAY ?? '').trim().toLowerCase();
+  if (forced === 'socat' && !socat) {
+    return { name: 'socat', status: 'missing', required: true, detail: 'BAREAGENT_SANDBOX_RELAY=socat, and socat is not installed', fix: installFix('socat'), package: 'socat' };
+  }
+  if (socat && forced !== 'node') return { name: 'socat', status: 'ok', required: false, detail: `${socat} (the network allow-list's relay)` };
+  return { name: 'socat', status: 'ok', required: false, detail: `${socat ? 'BAREAGENT_SANDBOX_RELAY=node' : 'not installed'}: the network allow-list's relay is the worker's Node (${process.execPath})` };
 }
 
 /** A pids cgroup is the process limit that binds a root worker (RLIMIT_NPROC exempts root). */

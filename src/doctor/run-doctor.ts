@@ -10,7 +10,7 @@ import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, 
 /** Every check the needs call for, in the table's order. Cheap: no download, no build, one sandboxed `true`. */
 export async function runChecks(needs: Needs, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   // The CLI is looked for only when it will be used: without a cached one, finding pip takes seconds.
-  const checks = [checkNode(), ...(needs.cli ? [await checkTemporalCli(needs, env)] : []), await checkBubblewrap(needs, env), checkSocat(needs), checkCgroup()];
+  const checks = [checkNode(), ...(needs.cli ? [await checkTemporalCli(needs, env)] : []), await checkBubblewrap(needs, env), checkSocat(env), checkCgroup()];
   if (needs.tests) checks.push(checkChromium(env), checkTmux(env), await checkPostgres(needs, env));
   return checks;
 }

@@ -197,4 +197,25 @@ describe('the allowHosts proxy checks the address a name resolves to', () => {
     expect(target.hits).toContain('GET /plain');
     target.hits.length = 0;
   }, 60_000);
+
+  test('with no socat (the Node relay), the allow-list works the same: refused names stay refused, allowed ones answer', async () => {
+    process.env.BAREAGENT_SANDBOX_RELAY = 'node';
+    resetSandboxState();
+    try {
+      delete process.env[ALLOW];
+      setEgressResolver(async (host) => (host === 'canary.example' ? [{ address: '127.0.0.1', family: 4 }] : []));
+      const refused = await curl('canary.example');
+      expect(refused.output).toContain('http=403');
+      expect(target.hits).toEqual([]);
+      process.env[ALLOW] = '127.0.0.0/8,::1/128';
+      const allowed = await curl('canary.example');
+      expect(allowed.output).toContain('server-error-body');
+      expect(allowed.output).toContain('tunnel=200');
+      expect(target.hits).toContain('GET /plain');
+      target.hits.length = 0;
+    } finally {
+      delete process.env.BAREAGENT_SANDBOX_RELAY;
+      resetSandboxState();
+    }
+  }, 60_000);
 });

@@ -53,7 +53,7 @@ describe('bwrapArgs', () => {
 
   test('network: none unshares, full shares, hosts goes through the proxy socket', () => {
     expect(bwrapArgs({ ...base, network: { kind: 'full' } })).toContain('--share-net');
-    const proxied = bwrapArgs({ ...base, network: { kind: 'proxy', socketDir: '/tmp/p', port: 3128, socat: '/usr/bin/socat' } });
+    const proxied = bwrapArgs({ ...base, network: { kind: 'proxy', socketDir: '/tmp/p', port: 3128, relay: { kind: 'socat', binary: '/usr/bin/socat' } } });
     expect(proxied).not.toContain('--share-net');
     expect(triple(proxied, '--ro-bind', '/tmp/p', PROXY_MOUNT)).toBeGreaterThanOrEqual(0);
     expect(triple(proxied, '--setenv', 'HTTPS_PROXY', 'http://127.0.0.1:3128')).toBeGreaterThanOrEqual(0);

@@ -15,8 +15,32 @@ export interface SystemEntry {
 export type SandboxNetworkPlan =
   | { kind: 'none' }
   | { kind: 'full' }
-  /** allowHosts: the worker's proxy listens on `socketDir/proxy.sock`; socat forwards 127.0.0.1:port inside to it. */
-  | { kind: 'proxy'; socketDir: string; port: number; socat: string };
+  /** allowHosts: the worker's proxy listens on `socketDir/proxy.sock`; a relay forwards 127.0.0.1:port inside to it. */
+  | { kind: 'proxy'; socketDir: string; port: number; relay: ProxyRelay };
+
+/**
+ * What forwards the sandbox's 127.0.0.1:port to the proxy's unix socket: socat when the system has
+ * it (starts in a millisecond), else the worker's own Node running a relay of a few lines, so a
+ * machine with no system package still gets a network allow-list.
+ */
+export type ProxyRelay = { kind: 'socat'; binary: string } | { kind: 'node'; binary: string };
+
+/** The Node relay: every connection to the port piped both ways to the socket (double quotes only: it is single-quoted for bash). */
+const NODE_RELAY = [
+  'const net = require("net");',
+  'const [port, socket] = process.argv.slice(1);',
+  'net.createServer((inside) => {',
+  '  const proxy = net.connect(socket);',
+  '  inside.pipe(proxy).pipe(inside);',
+  '  inside.on("error", () => proxy.destroy());',
+  '  proxy.on("error", () => inside.destroy());',
+  '}).listen(Number(port), "127.0.0.1");',
+].join(' ');
+
+function relayCommand(relay: ProxyRelay, port: number, socket: string): string {
+  if (relay.kind === 'socat') return `${relay.binary} TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${socket}`;
+  return `${relay.binary} -e '${NODE_RELAY}' ${port} ${socket}`;
+}
 
 export interface BwrapSpec {
   system: SystemEntry[];
@@ -50,6 +74,8 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   for (const p of spec.writablePaths) args.push('--bind', p, p);
   args.push(spec.writableWorkspace ? '--bind' : '--ro-bind', spec.workspace, spec.workspace);
   if (spec.network.kind === 'proxy') args.push('--ro-bind', spec.network.socketDir, PROXY_MOUNT);
+  // The worker's Node may live outside the system folders (nvm, a tarball): the relay needs it.
+  if (spec.network.kind === 'proxy' && spec.network.relay.kind === 'node') args.push('--ro-bind', spec.network.relay.binary, spec.network.relay.binary);
   // --dev-bind: bwrap mounts plain binds nodev, where /dev/null could not be opened; reads are empty, writes vanish.
   for (const file of spec.maskFiles) args.push('--dev-bind', '/dev/null', file);
   for (const dir of spec.maskDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
@@ -69,15 +95,15 @@ export function sandboxEnv(spec: Pick<BwrapSpec, 'env' | 'network'>): Record<str
 }
 
 /**
- * The argv bwrap executes. With a filtering proxy, socat is started first and the command runs
+ * The argv bwrap executes. With a filtering proxy, the relay is started first and the command runs
  * only once it listens, so its first connection cannot race the forwarder.
  */
 export function innerCommand(command: string, network: SandboxNetworkPlan): string[] {
   if (network.kind !== 'proxy') return ['bash', '-c', command];
   const port = network.port;
   const prelude = [
-    `${network.socat} TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_MOUNT}/proxy.sock 2>/dev/null &`,
-    `for _ in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.01; done`,
+    `${relayCommand(network.relay, port, `${PROXY_MOUNT}/proxy.sock`)} 2>/dev/null &`,
+    `for _ in $(seq 500); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.01; done`,
     'exec bash -c "$1"',
   ].join('\n');
   return ['bash', '-c', prelude, 'bareagent-sandbox', command];

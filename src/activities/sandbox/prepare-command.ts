@@ -1,6 +1,6 @@
 import type { SandboxKind, SandboxRequest } from '../../common/sandbox';
 import { commandEnv } from './command-env';
-import { bwrapArgs, type SandboxNetworkPlan } from './bwrap-args';
+import { bwrapArgs, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs } from './launcher';
@@ -102,10 +102,10 @@ function readSettings(): SandboxSettings {
 async function networkPlan(sandbox: SandboxRequest): Promise<{ plan: SandboxNetworkPlan; proxy?: HostProxy }> {
   if (sandbox.network === 'none') return { plan: { kind: 'none' } };
   if (sandbox.network === 'full') return { plan: { kind: 'full' } };
-  const socat = findBinary('socat', SANDBOX_PATH);
-  if (!socat) {
-    throw new SandboxError('Sandbox: the run allows network hosts, which needs socat inside the sandbox, and socat is not installed on this worker (apt-get install socat)');
-  }
+  const wanted = readSettings().relay;
+  const socat = wanted === 'node' ? undefined : findBinary('socat', SANDBOX_PATH);
+  if (wanted === 'socat' && !socat) throw new SandboxError('Sandbox: BAREAGENT_SANDBOX_RELAY=socat, and socat is not installed on this worker (apt-get install socat, or unset the variable for the Node relay)');
+  const relay: ProxyRelay = socat ? { kind: 'socat', binary: socat } : { kind: 'node', binary: process.execPath };
   const proxy = await startHostProxy(sandbox.network.allowHosts);
-  return { plan: { kind: 'proxy', socketDir: proxy.socketDir, port: PROXY_PORT, socat }, proxy };
+  return { plan: { kind: 'proxy', socketDir: proxy.socketDir, port: PROXY_PORT, relay }, proxy };
 }

@@ -23,6 +23,8 @@ export interface SandboxSettings {
   bwrap: string;
   /** BAREAGENT_SANDBOX_MAX_NETWORK: the most a run may ask for. */
   maxNetwork: NetworkLevel;
+  /** BAREAGENT_SANDBOX_RELAY: what forwards an allow-list's traffic to the proxy (`auto`: socat when installed, else Node). */
+  relay: 'auto' | 'socat' | 'node';
   /** BAREAGENT_SANDBOX_READ_PATHS / _WRITE_PATHS: existing paths only, resolved. */
   readPaths: string[];
   writePaths: string[];
@@ -45,8 +47,13 @@ export function readSandboxSettings(env: NodeJS.ProcessEnv): SandboxSettings {
   if (!(NETWORK_LEVELS as readonly string[]).includes(maxNetwork)) {
     throw new SandboxConfigError(`BAREAGENT_SANDBOX_MAX_NETWORK must be one of ${NETWORK_LEVELS.join(', ')}, got "${maxNetwork}"`);
   }
+  const relay = (env.BAREAGENT_SANDBOX_RELAY ?? 'auto').trim().toLowerCase() || 'auto';
+  if (!['auto', 'socat', 'node'].includes(relay)) {
+    throw new SandboxConfigError(`BAREAGENT_SANDBOX_RELAY must be auto, socat or node, got "${env.BAREAGENT_SANDBOX_RELAY}"`);
+  }
   return {
     enabled: mode !== 'off',
+    relay: relay as SandboxSettings['relay'],
     bwrap: env.BAREAGENT_BWRAP?.trim() || 'bwrap',
     maxNetwork: maxNetwork as NetworkLevel,
     readPaths: existingPaths(env.BAREAGENT_SANDBOX_READ_PATHS),
