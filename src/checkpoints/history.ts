@@ -45,3 +45,9 @@ export async function hasTree(store: string, tree: string): Promise<boolean> {
   const out = await git(['cat-file', '-t', tree], { store, okCodes: [1, 128] }).catch(() => Buffer.from(''));
   return out.toString('utf8').trim() === 'tree';
 }
+
+/** Whether `tree` is one of the run's own snapshots: a checkpoint, or what a rewind kept before writing. */
+export async function isOnRef(store: string, ref: string, tree: string): Promise<boolean> {
+  const out = await git(['log', '--format=%T', ref, '--'], { store, okCodes: [128] }).catch(() => Buffer.from(''));
+  return out.toString('utf8').split('\n').includes(tree);
+}
