@@ -1,3 +1,4 @@
+import { visibleText } from '../common/visible-text';
 import { git, nulList } from './git';
 
 /** The tree a run's ref points at (its newest checkpoint or rewind), or undefined for a new run. */
@@ -36,7 +37,7 @@ export async function changedFiles(store: string, from: string | undefined, to: 
 
 export function describeChanges(changed: readonly ChangedFile[]): string {
   if (changed.length === 0) return 'no file changed';
-  const names = changed.slice(0, 5).map((c) => c.path).join(', ');
+  const names = changed.slice(0, 5).map((c) => visibleText(c.path)).join(', ');
   return `${changed.length} file${changed.length === 1 ? '' : 's'} changed: ${names}${changed.length > 5 ? ', ...' : ''}`;
 }
 
