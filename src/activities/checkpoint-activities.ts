@@ -3,7 +3,7 @@ import type { CheckpointRequest, CheckpointResult, RestoreRequest, RestoreResult
 import { workspaceRoot } from './tools/workspace';
 import { changedFiles, describeChanges, hasTree, record } from '../checkpoints/history';
 import { snapshotLimits } from '../checkpoints/limits';
-import { restoreTree } from '../checkpoints/restore';
+import { RestoreRefused, restoreTree } from '../checkpoints/restore';
 import { snapshot } from '../checkpoints/snapshot';
 import { runRef, storeFor } from '../checkpoints/store';
 
@@ -19,6 +19,9 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** How many of what a snapshot left out its result names: the result goes into the run's history. */
+const LEFT_OUT_KEPT = 20;
+
 /**
  * A snapshot of the workspace after a tool round (or at run start), on the worker that holds
  * it. Idempotent: the same files give the same tree, and the ref moves only when the tree is
@@ -33,7 +36,9 @@ export async function checkpointWorkspace(request: CheckpointRequest): Promise<C
       const taken = await snapshot(store, root, request.deny, snapshotLimits());
       await record(store, runRef(request.workflowId), taken.tree, `checkpoint: ${request.label}`);
       const changed = await changedFiles(store, request.previous, taken.tree);
-      return { ok: true as const, id: taken.tree, workspace: root, store, changed: changed.length, files: taken.files, skipped: taken.skipped, summary: describeChanges(changed) };
+      const leftOut = taken.leftOut.slice(0, LEFT_OUT_KEPT);
+      if (taken.leftOut.length > LEFT_OUT_KEPT) leftOut.push(`... and ${taken.leftOut.length - LEFT_OUT_KEPT} more`);
+      return { ok: true as const, id: taken.tree, workspace: root, store, changed: changed.length, files: taken.files, skipped: taken.skipped, summary: describeChanges(changed), ...(leftOut.length > 0 ? { leftOut } : {}) };
     });
   } catch (err) {
     return { ok: false, error: (err as Error).message };
@@ -50,7 +55,12 @@ export async function restoreWorkspace(request: RestoreRequest): Promise<Restore
     const store = storeFor(root);
     if (store !== request.store) return { ok: false as const, error: `the origin's checkpoints are of another workspace (${request.store}), not of ${root}` };
     if (!(await hasTree(store, request.id))) return { ok: false as const, error: `the checkpoint ${request.id} is not in ${store}` };
-    const restored = await restoreTree(store, root, request.id, { ref: runRef(request.workflowId), deny: request.deny, limits: snapshotLimits(), label: `restore ${request.id}` });
-    return { ok: true as const, saved: restored.saved, changed: restored.changed.map((c) => `${c.status} ${c.path}`) };
+    // No human to ask: files no checkpoint held are kept in `saved` first, as a rewind --force does.
+    const restored = await restoreTree(store, root, request.id, { ref: runRef(request.workflowId), deny: request.deny, limits: snapshotLimits(), label: `restore ${request.id}` }).catch((err: Error) => {
+      if (err instanceof RestoreRefused) return { refused: err.message };
+      throw err;
+    });
+    if ('refused' in restored) return { ok: false as const, error: restored.refused };
+    return { ok: true as const, saved: restored.saved, changed: restored.changed.map((c) => `${c.status} ${c.path}`), keptOutside: restored.keptOutside, removedSpecial: restored.removedSpecial };
   });
 }

@@ -18,6 +18,7 @@ const HARDENING = [
   '-c', 'core.attributesFile=/dev/null',
   '-c', 'core.excludesFile=/dev/null',
   '-c', 'gc.auto=0',
+  '-c', 'core.logAllRefUpdates=false',
   '-c', 'maintenance.auto=false',
   '-c', 'diff.external=',
   '-c', 'submodule.recurse=false',

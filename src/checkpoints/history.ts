@@ -1,3 +1,4 @@
+import { visibleText } from '../common/visible-text';
 import { git, nulList } from './git';
 
 /** The tree a run's ref points at (its newest checkpoint or rewind), or undefined for a new run. */
@@ -36,7 +37,7 @@ export async function changedFiles(store: string, from: string | undefined, to: 
 
 export function describeChanges(changed: readonly ChangedFile[]): string {
   if (changed.length === 0) return 'no file changed';
-  const names = changed.slice(0, 5).map((c) => c.path).join(', ');
+  const names = changed.slice(0, 5).map((c) => visibleText(c.path)).join(', ');
   return `${changed.length} file${changed.length === 1 ? '' : 's'} changed: ${names}${changed.length > 5 ? ', ...' : ''}`;
 }
 
@@ -44,4 +45,10 @@ export function describeChanges(changed: readonly ChangedFile[]): string {
 export async function hasTree(store: string, tree: string): Promise<boolean> {
   const out = await git(['cat-file', '-t', tree], { store, okCodes: [1, 128] }).catch(() => Buffer.from(''));
   return out.toString('utf8').trim() === 'tree';
+}
+
+/** Whether `tree` is one of the run's own snapshots: a checkpoint, or what a rewind kept before writing. */
+export async function isOnRef(store: string, ref: string, tree: string): Promise<boolean> {
+  const out = await git(['log', '--format=%T', ref, '--'], { store, okCodes: [128] }).catch(() => Buffer.from(''));
+  return out.toString('utf8').split('\n').includes(tree);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, copyFileSync, lstatSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 /** Private indexes older than this are left over from a killed worker: removed on the next use. */
@@ -10,17 +10,16 @@ const STALE_MS = 60 * 60_000;
  * that did not change) and puts the copy in place with a rename when the work succeeded. A
  * worker killed in the middle leaves a stray copy, never a half-written index nor an
  * `index.lock` that would stop every later checkpoint; two checkpoints of one workspace at once
- * never wait on each other's lock.
+ * never wait on each other's lock. The shared index is copied only when it is a regular file of
+ * its own (a link or FIFO planted there is dropped: it is a cache), into a new name, and the
+ * rename back replaces whatever is at `index` rather than writing through it.
  */
 export async function withPrivateIndex<T>(store: string, work: (index: string) => Promise<T>): Promise<T> {
   removeStale(store);
   const shared = path.join(store, 'index');
   const index = path.join(store, `index.bareagent-${process.pid}-${randomUUID().slice(0, 8)}`);
-  try {
-    copyFileSync(shared, index);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  if (plainFile(shared)) copyFileSync(shared, index, constants.COPYFILE_EXCL);
+  else rmSync(shared, { force: true, recursive: true });
   try {
     const result = await work(index);
     renameSync(index, shared);
@@ -28,6 +27,15 @@ export async function withPrivateIndex<T>(store: string, work: (index: string) =
   } finally {
     rmSync(index, { force: true });
     rmSync(`${index}.lock`, { force: true });
+  }
+}
+
+function plainFile(file: string): boolean {
+  try {
+    const stats = lstatSync(file);
+    return stats.isFile() && stats.nlink === 1;
+  } catch {
+    return false;
   }
 }
 
@@ -41,7 +49,7 @@ function removeStale(store: string): void {
   for (const name of names) {
     const file = path.join(store, name);
     try {
-      if (Date.now() - statSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
+      if (Date.now() - lstatSync(file).mtimeMs > STALE_MS) rmSync(file, { force: true });
     } catch {
       // Gone already: another worker cleaned it.
     }

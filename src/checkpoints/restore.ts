@@ -1,34 +1,78 @@
 import { mkdtempSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { filesAtRisk, type AtRisk } from './at-risk';
+import { writeBlob } from './blobs';
 import { git } from './git';
 import { changedFiles, record, type ChangedFile } from './history';
 import type { SnapshotLimits } from './limits';
 import { withPrivateIndex } from './private-index';
-import { snapshotWith } from './snapshot';
+import { snapshotWith, type Snapshot } from './snapshot';
 import { ensureStore } from './store';
 
+/** What a restore found before writing anything: `check` may refuse it (a rewind without --force). */
+export interface RestorePlan {
+  current: Snapshot;
+  atRisk: AtRisk[];
+}
+
+export interface RestoreOutcome {
+  /** The snapshot kept before writing: the workspace as it was, the files at risk included. */
+  saved: string;
+  changed: ChangedFile[];
+  /** Files no checkpoint held that the restore wrote over or removed, kept in `saved` first. */
+  keptOutside: string[];
+  /** FIFOs and devices it removed (they hold no bytes): in the way, or a `.gitattributes` git would block on. */
+  removedSpecial: string[];
+  leftOut: string[];
+}
+
+export class RestoreRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
 /**
- * Puts the workspace back to `tree`: first a snapshot of it as it is now (kept on the run's ref,
- * so nothing is lost), then git's own checkout of the difference (`read-tree --reset -u` against
- * the index that snapshot left, which matches the workspace). Only files a snapshot holds are
- * written or removed: ignored, excluded, denied and oversized files are left as they are. Git
- * refuses to write through a symlinked directory, so a link planted in the workspace leads nowhere.
+ * Puts the workspace back to `tree`. First a snapshot of it as it is now; then every path the
+ * checkout would write or remove is compared with the bytes on disk (at-risk.ts), so that a file
+ * a snapshot left out (ignored by a later `.gitignore` edit, excluded, oversized, denied, inside
+ * a nested repository) is either refused by `check` or added to that snapshot; the snapshot is
+ * kept on the run's ref (nothing is lost) and the checkout is git's own (`read-tree --reset -u`
+ * against the index that snapshot left, which matches the workspace). A folder with its own
+ * `.git` in the way is always refused: a git tree cannot hold it. Git refuses to write through a
+ * symlinked directory, so a link planted in the workspace leads nowhere.
  */
 export async function restoreTree(
   store: string,
   root: string,
   tree: string,
-  rules: { ref: string; deny: readonly string[]; limits: SnapshotLimits; label: string },
-): Promise<{ saved: string; changed: ChangedFile[] }> {
+  rules: { ref: string; deny: readonly string[]; limits: SnapshotLimits; label: string; check?: (plan: RestorePlan) => void | Promise<void> },
+): Promise<RestoreOutcome> {
   await ensureStore(store);
   return withPrivateIndex(store, async (index) => {
     const current = await snapshotWith(index, store, root, rules.deny, rules.limits);
-    await record(store, rules.ref, current.tree, `before ${rules.label}`);
-    const changed = await changedFiles(store, current.tree, tree);
+    const atRisk = await filesAtRisk(store, root, tree, current);
+    await rules.check?.({ current, atRisk });
+    const repositories = atRisk.filter((item) => item.kind === 'repository');
+    if (repositories.length > 0) {
+      throw new RestoreRefused(`a folder with its own git repository is where the checkpoint puts files, and no checkpoint can hold it: ${repositories.map((item) => item.path).join(', ')} (move it away first)`);
+    }
+    const savable = atRisk.filter((item) => item.entry);
+    let saved = current.tree;
+    if (savable.length > 0) {
+      const lines = savable.map((item) => `${item.entry!.mode} ${writeBlob(store, item.entry!.bytes)}\t${item.path}\0`);
+      await git(['update-index', '-z', '--add', '--index-info'], { store, index, input: lines.join('') });
+      saved = (await git(['write-tree'], { store, index })).toString('utf8').trim();
+    }
+    await record(store, rules.ref, saved, `before ${rules.label}`);
+    const specials = atRisk.filter((item) => item.kind === 'special');
+    for (const item of specials) rmSync(path.join(root, item.path), { force: true });
+    const changed = await changedFiles(store, saved, tree);
     if (changed.length > 0) await git(['read-tree', '--reset', '-u', tree], { store, workTree: root, index });
     await record(store, rules.ref, tree, rules.label);
-    return { saved: current.tree, changed };
+    return { saved, changed, keptOutside: savable.map((item) => item.path), removedSpecial: specials.map((item) => item.path), leftOut: current.leftOut };
   });
 }
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { bareagentHome } from '../connection/home';
 import { git } from './git';
+import { writeStoreFile } from './store-files';
+import { guardStore } from './store-guard';
 
 /**
  * Workspace attributes the store overrides: `info/attributes` outranks every `.gitattributes` of
@@ -10,6 +12,9 @@ import { git } from './git';
  * encoding conversion: bytes are stored and restored as they are.
  */
 const ATTRIBUTES = '* -filter !diff -merge -text !eol -ident -working-tree-encoding -export-subst\n';
+
+/** The store's own config, written every time: nothing planted in it (an include, a command) is read. */
+const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tlogAllRefUpdates = false\n';
 
 /** One shadow repository per canonical workspace path, under BAREAGENT_HOME, never in the workspace. */
 export function storeFor(workspace: string, env = process.env): string {
@@ -26,7 +31,9 @@ export function runRef(workflowId: string): string {
 
 /**
  * Creates the store once (init into a temporary name, then rename: a worker killed during init
- * leaves no half-made store under the real name) and writes its attributes every time.
+ * leaves no half-made store under the real name), checks it has nothing planted where git writes
+ * (store-guard.ts), and writes its config, attributes and excludes every time, each replacing
+ * whatever is at that name (store-files.ts): a symlink there is replaced, never written through.
  */
 export async function ensureStore(store: string): Promise<void> {
   if (!existsSync(path.join(store, 'HEAD'))) {
@@ -40,6 +47,9 @@ export async function ensureStore(store: string): Promise<void> {
       if (!existsSync(path.join(store, 'HEAD'))) throw err;
     }
   }
-  mkdirSync(path.join(store, 'info'), { recursive: true });
-  writeFileSync(path.join(store, 'info', 'attributes'), ATTRIBUTES);
+  guardStore(store);
+  writeStoreFile(path.join(store, 'config'), CONFIG);
+  writeStoreFile(path.join(store, 'HEAD'), 'ref: refs/heads/master\n');
+  writeStoreFile(path.join(store, 'info', 'attributes'), ATTRIBUTES);
+  writeStoreFile(path.join(store, 'info', 'exclude'), '');
 }

@@ -29,6 +29,8 @@ export type CheckpointResult =
       skipped: number;
       /** `2 files changed: a.txt, b.txt`, for the Web UI. */
       summary: string;
+      /** What the snapshot left out besides ignored and denied files: `sub/ (its own git repository)`. */
+      leftOut?: string[];
     }
   | { ok: false; error: string };
 
@@ -42,6 +44,8 @@ export interface RunCheckpoints {
   last?: string;
   /** The read_file deny rules as paths: never in a snapshot. */
   deny: string[];
+  /** What the newest snapshot left out (nested repositories, excluded folders, files over the caps). */
+  leftOut?: string[];
   error?: string;
 }
 
@@ -58,6 +62,7 @@ export interface CheckpointsView {
   deny: string[];
   lastStep: number;
   steps: Array<{ step: number; id: string; changed: number }>;
+  leftOut?: string[];
   error?: string;
 }
 
@@ -71,7 +76,7 @@ export interface RestoreRequest {
   deny: string[];
 }
 
-export type RestoreResult = { ok: true; changed: string[]; saved: string } | { ok: false; error: string };
+export type RestoreResult = { ok: true; changed: string[]; saved: string; keptOutside?: string[]; removedSpecial?: string[] } | { ok: false; error: string };
 
 /** The snapshot in effect at a step: that step's, or the newest before it (a step of only reads takes none). */
 export function checkpointAt(view: CheckpointsView, step: number): CheckpointsView['steps'][number] | undefined {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Budgets, describeIssues, PermissionMode, PermissionRules } from '../common/input';
 import { UsageError } from '../cli/run-input';
+import { outsideLinks } from './template-links';
 
 /**
  * One eval task: `<suite>/<name>/task.json` beside `<suite>/<name>/workspace/`, the template each
@@ -72,5 +73,7 @@ function loadTask(dir: string): EvalTask {
   if (!parsed.success) throw new UsageError(`eval: ${file}: ${describeIssues(parsed.error)}`);
   const template = path.join(dir, 'workspace');
   if (!existsSync(template) || !statSync(template).isDirectory()) throw new UsageError(`eval: ${dir} has no workspace/ directory`);
+  const outside = outsideLinks(template);
+  if (outside.length > 0) throw new UsageError(`eval: ${template} has symlinks that point outside it (a trial's agent would reach your files through them): ${outside.join(', ')}`);
   return { ...parsed.data, name: path.basename(dir), template };
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -9,6 +9,7 @@ import type { AgentRunInput } from '../common/input';
 import { WORKFLOW_TYPE } from '../connection/config';
 import { runOutcome } from '../cli/run-outcome';
 import type { EvalTask } from './suite';
+import { copyTemplate } from './template-links';
 
 /** What every trial of an eval shares: the command line's choices. */
 export interface TrialSettings {
@@ -84,7 +85,7 @@ function acceptanceCommand(task: EvalTask): string | undefined {
  */
 export async function runTrial(client: Client, task: EvalTask, trial: number, settings: TrialSettings): Promise<TrialResult> {
   const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), `bareagent-eval-${task.name}-`)));
-  cpSync(task.template, workspace, { recursive: true });
+  copyTemplate(task.template, workspace);
   const workflowId = `${settings.idPrefix}-${task.name}-${trial}`;
   const started = Date.now();
   await client.workflow.start(WORKFLOW_TYPE, {

@@ -39,6 +39,11 @@ async function take(config: Config, state: RunState, workflowId: string, label: 
   }
 }
 
+/** The newest snapshot's list of what it left out; a result recorded before the list existed has none. */
+function leftOutOf(taken: CheckpointResult & { ok: true }): { leftOut?: string[] } {
+  return taken.leftOut ? { leftOut: taken.leftOut } : {};
+}
+
 /**
  * Step 0: the workspace before the run's first turn, for `rewind --step 0`. Only a new run asks
  * (a run continued as new carries `state.checkpoints`); a history recorded before checkpoints
@@ -48,7 +53,7 @@ export async function startCheckpoints(config: Config, state: RunState, workflow
   if (config.checkpoints === false || !patched(WORKSPACE_CHECKPOINTS)) return;
   const deny = deniedPaths(config);
   const taken = await take(config, state, workflowId, 'run start', deny);
-  state.checkpoints = taken.ok ? { workspace: taken.workspace, store: taken.store, start: taken.id, last: taken.id, deny } : { deny, error: taken.error };
+  state.checkpoints = taken.ok ? { workspace: taken.workspace, store: taken.store, start: taken.id, last: taken.id, deny, ...leftOutOf(taken) } : { deny, error: taken.error };
 }
 
 /**
@@ -66,13 +71,13 @@ export async function checkpointAfterRound(
   if (!round.jobsFinished && round.calls.every((call) => READ_ONLY.has(call.name))) return undefined;
   const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny);
   if (!taken.ok) return { error: taken.error };
-  state.checkpoints = { ...checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id };
+  state.checkpoints = { ...checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id, ...leftOutOf(taken) };
   return { id: taken.id, changed: taken.changed };
 }
 
 /** The `checkpoints` query: step 0 (run start) and every step record that holds one. */
 export function checkpointsView(state: RunState): CheckpointsView {
-  const { workspace, store, start, deny = [], error } = state.checkpoints ?? {};
+  const { workspace, store, start, deny = [], leftOut, error } = state.checkpoints ?? {};
   const steps: CheckpointsView['steps'] = start ? [{ step: 0, id: start, changed: 0 }] : [];
   for (const record of state.steps) {
     const mark = record.checkpoint;
@@ -84,6 +89,7 @@ export function checkpointsView(state: RunState): CheckpointsView {
     deny,
     lastStep: state.steps.at(-1)?.step_id ?? 0,
     steps,
+    ...(leftOut && leftOut.length > 0 ? { leftOut } : {}),
     ...(error ? { error } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { diffFiles, diffText } from '../../checkpoints/diff';
 import { diffRedactor } from '../../checkpoints/redaction';
+import { visibleText } from '../../common/visible-text';
+import { leftOutLines } from '../left-out';
 import { openStack } from '../local-stack';
 import { readRunCheckpoints, snapshotAt, stepFlag } from '../run-checkpoints';
 
@@ -27,15 +29,29 @@ export async function diffCommand(workflowId: string, flags: DiffFlags): Promise
     const redactor = diffRedactor();
     if (flags.json) {
       const files = await diffFiles(view.store, from.id, to.id);
-      console.log(JSON.stringify({ workflowId, workspace: view.workspace, from: { step: fromStep, checkpoint: from.id }, to: { step: toStep, checkpoint: to.id }, files: files.map((f) => ({ ...f, path: redactor.redact(f.path) })) }, null, 2));
+      const leftOut = view.leftOut ?? [];
+      console.log(JSON.stringify({ workflowId, workspace: view.workspace, from: { step: fromStep, checkpoint: from.id }, to: { step: toStep, checkpoint: to.id }, files: files.map((f) => ({ ...f, path: redactor.redact(f.path) })), leftOut }, null, 2));
       return 0;
     }
     const text = from.id === to.id ? '' : await diffText(view.store, from.id, to.id, flags.stat === true);
-    process.stdout.write(text === '' ? `No file changed between step ${fromStep} and step ${toStep}.\n` : redactor.redact(text));
+    process.stdout.write(text === '' ? `No file changed between step ${fromStep} and step ${toStep}.\n` : visibleDiff(redactor.redact(text)));
+    for (const line of leftOutLines(view.leftOut, 'as of the newest checkpoint; no diff shows them')) process.stderr.write(`${line}\n`);
     return 0;
   } finally {
     await stack.close();
   }
+}
+
+/**
+ * The diff with every character a terminal would act on written out (`\x1b`), in names and
+ * contents alike, line by line; tabs stay, as diffs are full of them. For reading: the files
+ * themselves come from `rewind --to`.
+ */
+function visibleDiff(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.split('\t').map(visibleText).join('\t'))
+    .join('\n');
 }
 
 export function registerDiff(program: Command, settle: (code: Promise<number>) => Promise<void>): void {
@@ -53,7 +69,9 @@ export function registerDiff(program: Command, settle: (code: Promise<number>) =
 Every step whose tool round could change the workspace has a checkpoint (bareagent history --json
 shows it on the step record); step 0 is the workspace before the run began. Without flags: the
 whole run. Files the run could not read (deny rules), ignored and oversized files are not in any
-checkpoint. Secrets the worker knows of are redacted from the text.
+checkpoint; folders left out (their own .git, excluded, over the caps) are named on stderr.
+Secrets the worker knows of are redacted from the text, and control characters in names and
+contents are shown escaped (\x1b).
 
 Examples:
   bareagent diff fix-1                 # everything the run changed
