@@ -4,8 +4,8 @@ import path from 'node:path';
 
 /**
  * Other people's processes share the machines this project runs on: nothing here may stop a
- * process it did not start. Killing by name (`pkill -f`, `killall`) hits everyone's; a process is
- * stopped by the pid its starter kept. The words are spelled in pieces so this file does not match.
+ * process it did not start. Killing by name (the p-prefixed kill with -f, or kill-all) hits everyone's; a process is
+ * stopped by the pid its starter kept. The two commands are spelled in pieces so this file does not match.
  */
 const ROOT = path.join(__dirname, '../..');
 const BY_NAME = new RegExp(`\\b(${['p', 'kill'].join('')}|${['kill', 'all'].join('')})\\b`);
