@@ -178,7 +178,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Delegate', model: 'm', workspace }),
   },
   {
-    // One budget for the tree: the subagents report their spend to the root, which tells them when it is spent.
+    // One budget for the tree: each call reserves from the root's ledger (an update, by a local activity in a subagent), then reports its spend.
     name: 'tree-budget',
     scenario: byPrompt({
       Fan: [
