@@ -128,7 +128,7 @@ export class TreeBudget {
       : await treeReserving.reserveTreeBudget.executeWithOptions({ summary: `reserve ${request.promptTokens} + ${maxOutputTokens} tokens from the agent tree's root` }, [this.rootId, request]);
     if (grant.kind === 'refused') {
       if (config.tree) this.tree().spent ??= { budget: grant.budget, message: grant.message };
-      return { kind: 'stop', reason: budgetStopReason(grant.budget), message: grant.message, detail: `tree ${grant.budget}: no room for a call of about ${request.promptTokens} prompt tokens` };
+      return { kind: 'stop', reason: budgetStopReason(grant.budget), message: grant.message, detail: `${grant.budget}: too little left for a call of about ${request.promptTokens} prompt tokens` };
     }
     return { reservationId: request.reservationId, outputTokens: grant.outputTokens, tokens: grant.tokens };
   }
@@ -170,8 +170,8 @@ export class TreeBudget {
     const { state, limits } = this.context;
     const used = budget === 'tokens' ? state.budget.inputTokens + state.budget.outputTokens : state.budget.costUsd;
     const limit = (budget === 'tokens' ? limits.maxTokens : limits.maxCostUsd) ?? 0;
-    const message = `${budget === 'tokens' ? 'tokens' : 'cost'} budget spent: used ${formatTreeUsed(budget, used)} of ${formatTreeUsed(budget, limit)}, too little left for a call of about ${Math.ceil(promptTokens)} prompt tokens`;
-    return { kind: 'stop', reason: budgetStopReason(budget), message, detail: `${budget}: used ${used} of ${limit}, next call about ${Math.ceil(promptTokens)} prompt tokens` };
+    const message = ownSpentMessage(budget, used, limit);
+    return { kind: 'stop', reason: budgetStopReason(budget), message, detail: `${budget}: used ${used} of ${limit}, too little left for a call of about ${Math.ceil(promptTokens)} prompt tokens` };
   }
 
   /**
@@ -188,7 +188,9 @@ export class TreeBudget {
     return { tree: { rootWorkflowId: this.rootId }, ...(Object.keys(budgets).length > 0 ? { budgets } : {}) };
   }
 
+  /** A run alone says it as its own budget check does; a tree names the tree. */
   private spentMessage(spent: { budget: 'tokens' | 'cost'; used: number; limit: number }): string {
+    if (Object.keys(this.tree().members).length === 0) return ownSpentMessage(spent.budget, spent.used, spent.limit);
     return `Agent tree budget spent (root ${this.rootId}): ${spent.budget === 'cost' ? 'cost' : 'token'} budget used ${formatTreeUsed(spent.budget, spent.used)} of ${formatTreeUsed(spent.budget, spent.limit)} across the run and its subagents`;
   }
 
@@ -222,4 +224,9 @@ export class TreeBudget {
       ),
     );
   }
+}
+
+/** The words of the run's own budget check (src/loop/budget-stop.ts): `tokens budget spent: used 1500 of 1200`. */
+function ownSpentMessage(budget: 'tokens' | 'cost', used: number, limit: number): string {
+  return `${budget} budget spent: used ${formatTreeUsed(budget, used)} of ${formatTreeUsed(budget, limit)}`;
 }
