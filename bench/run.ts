@@ -22,6 +22,7 @@ import { tuning } from './tuning';
 import { checkpoints } from './checkpoints';
 import { parallelReads } from './parallel-reads';
 import { sdkPatch } from './sdk-patch';
+import { treeReservation } from './tree-reservation';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -38,6 +39,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   checkpoints,
   'parallel-reads': parallelReads,
   'sdk-patch': sdkPatch,
+  'tree-reservation': treeReservation,
 };
 
 async function main(): Promise<void> {

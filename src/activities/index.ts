@@ -11,6 +11,7 @@ import { readNestedInstructions, readProjectInstructions } from './project-instr
 import { readRunEnvironment } from './environment/read-environment';
 import { loadForkOrigin } from './load-fork';
 import { runProgress } from './progress/run-progress';
+import { reserveTreeBudget } from './tree/reserve-tree-budget';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from '../connection/provider-config';
 import { createRedactor, type Redactor } from './secrets/redact';
@@ -43,6 +44,7 @@ export function createActivities(config: ActivityConfig) {
     callModel: withCappedErrors(withRedaction(createCallModel(config.provider), redactor)),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     runProgress,
+    reserveTreeBudget,
     notifyHuman: createNotifyHuman(config.notifyWebhook, config.approverPageUrl ?? (process.env.BAREAGENT_UI_URL || undefined)),
     ...createToolActivities(redactor, config.mcp),
   };

@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { TreeBudgetSpent, TreeSpend } from './tree-budget';
+import type { TreeBudgetSpent, TreeGrant, TreeReservationRequest, TreeSpend } from './tree-budget';
 import type { CheckpointsView } from './checkpoint';
 import type { RunEvent } from './events';
 import type { ChildPermission, JobFinished } from './jobs';
@@ -36,3 +36,5 @@ export const childPermissionSignal = defineSignal<[ChildPermission]>('childPermi
 export const treeSpendSignal = defineSignal<[TreeSpend]>('treeSpend');
 /** The tree's root tells its members that the tree's budget is spent. */
 export const treeBudgetSpentSignal = defineSignal<[TreeBudgetSpent]>('treeBudgetSpent');
+/** A member of an agent tree reserves its next model call's cost from the tree's root; the root answers from its ledger. */
+export const reserveTreeBudgetUpdate = defineUpdate<TreeGrant, [TreeReservationRequest]>('reserveTreeBudget');

@@ -66,6 +66,13 @@ export interface RunStatus {
   workspaceSettings?: import('./workspace-settings').WorkspaceSettingsStatus;
   /** Some of `usage` is estimated: the provider reported none for some calls. */
   usageEstimated?: true;
+  /**
+   * At an agent tree's root with a token or cost budget: the tree's spend (this run and every
+   * subagent), what the model calls under way hold reserved, and what settled calls used beyond
+   * their reservations in total (the prompt estimates' error): the tree's spend never passes its
+   * budget by more than that.
+   */
+  treeBudget?: { usedTokens: number; usedCostUsd: number; reservedTokens: number; callsUnderWay: number; overrunTokens: number; overrunCostUsd: number };
   /** Allow rules a human added for the rest of the run ("allow always"); absent when none. */
   sessionRules?: string[];
   /** At-most-once calls whose worker was lost while they ran (newest 20): they may have run. */

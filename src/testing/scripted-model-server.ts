@@ -150,7 +150,7 @@ export class ScriptedModelServer {
     if (body.stream && step.streamUnsupported) {
       return sendError(res, 400, 'streaming is not supported for this model', undefined, 'stream');
     }
-    const usage = step.usage ?? estimateUsage(body, step);
+    const usage = cappedUsage(step.usage ?? estimateUsage(body, step), body.max_tokens ?? body.max_completion_tokens);
     if (body.stream) return streamAnswer(res, scenario, step, usage);
     res.writeHead(200, { 'content-type': 'application/json', ...step.headers });
     const answer = completion(scenario, step, usage);
@@ -209,6 +209,11 @@ function toolCallsOf(step: ScriptStep) {
       arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
     },
   }));
+}
+
+/** A provider never bills more output than the request's `max_tokens` allowed. */
+function cappedUsage(usage: { prompt_tokens: number; completion_tokens: number }, maxTokens: unknown): { prompt_tokens: number; completion_tokens: number } {
+  return typeof maxTokens === 'number' && usage.completion_tokens > maxTokens ? { ...usage, completion_tokens: maxTokens } : usage;
 }
 
 function completion(model: string, step: ScriptStep, usage: { prompt_tokens: number; completion_tokens: number }) {

@@ -169,3 +169,14 @@ export const progressReading = proxyActivities<Activities>({
   scheduleToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+/**
+ * A member's reservation from its tree's root (src/activities/tree/reserve-tree-budget.ts): a
+ * local activity, so the round trip adds no activity task and one marker to the member's history.
+ * The root answers at once or, when other calls hold what this one needs, once they end: model
+ * calls are minutes at most. A retry joins the same update (its id is the reservation's).
+ */
+export const treeReserving = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' }, // no maximumAttempts: a root briefly unreachable is waited for
+});

@@ -271,7 +271,7 @@ class AgentRun {
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
       workerLossesUncounted: patches.workerLossesUncounted,
-      reportSpend: () => this.tree.reportSpend(),
+      tree: this.tree,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
     setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });
@@ -309,6 +309,7 @@ class AgentRun {
    * parent, and followers parked on the stream get the last events before the run closes.
    */
   private async end(outcome: JobFinished): Promise<void> {
+    this.tree.close();
     await this.board.cancelAll();
     if (this.config.parent?.notify) await notifyParent(this.config.parent.workflowId, outcome);
     this.stream.detachPollers();

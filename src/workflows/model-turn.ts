@@ -13,10 +13,13 @@ import { instructionsPrompt } from './project-instructions';
 import { basePrompt } from './run-environment';
 import { sandboxRequest } from './sandbox-request';
 import type { SandboxRequest } from '../common/sandbox';
+import type { McpTool } from '../common/mcp';
 import { attempt } from './failures';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { TranscriptSender } from './transcript';
+import type { CallGrant, TreeBudget } from './tree-budget';
+import { estimatePromptTokens } from '../loop/prompt-estimate';
 
 export interface ModelTurnContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -27,8 +30,8 @@ export interface ModelTurnContext {
   /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
   /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
   workerLossesUncounted: boolean;
-  /** After each model call: a subagent tells its tree's root what it has spent. */
-  reportSpend(): Promise<void>;
+  /** Each model call reserves what it may cost from the agent tree's root first, and settles after (src/workflows/tree-budget.ts). */
+  tree: Pick<TreeBudget, 'reserve' | 'settle'>;
 }
 
 /** The model's side of an iteration: the history compacted when it grew too long, then the call. */
@@ -56,6 +59,8 @@ export class ModelTurn {
       async (request) => {
         report.setPhase('compacting');
         const response = await this.modelCall(request, [], false, 'compaction summary');
+        // A summary the budget cannot pay for fails like any other: the history is restored and the turn's own call is refused next.
+        if ('kind' in response) throw new Error(response.message ?? 'budget spent');
         return response.text;
       },
       this.tokenCounting(),
@@ -79,17 +84,20 @@ export class ModelTurn {
     report.publish({ type: 'model_call', step: this.iteration });
     const sent = state.messages;
     const sentCount = sent.length;
-    const called = await attempt(() => this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`));
+    const anchor = this.tokenAnchor?.array === sent ? this.tokenAnchor : undefined;
+    const called = await attempt(() => this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`, anchor));
     if (!called.ok) {
       const { type, message } = called;
       return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
     }
-    this.tokenAnchor = { array: sent, sentCount, inputTokens: called.value.usage.inputTokens };
-    if (called.value.recoveredToolCalls) state.recoveredToolCallsPending = called.value.recoveredToolCalls;
-    return called.value;
+    const response = called.value;
+    if ('kind' in response) return response; // the budget cannot pay for the call
+    this.tokenAnchor = { array: sent, sentCount, inputTokens: response.usage.inputTokens };
+    if (response.recoveredToolCalls) state.recoveredToolCallsPending = response.recoveredToolCalls;
+    return response;
   }
 
-  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string): Promise<LLMResponse> {
+  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string, anchor?: TokenAnchor): Promise<LLMResponse | Stop> {
     const { config, state } = this.context;
     // Instructions and MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
     const turn = tools.length > 0;
@@ -100,6 +108,27 @@ export class ModelTurn {
       .filter(Boolean)
       .join('\n\n');
     const proxy = this.context.workerLossesUncounted ? modelActivities : modelActivitiesFourAttempts;
+    const promptTokens = estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
+    const reserved = await this.context.tree.reserve({ promptTokens, maxOutputTokens: config.modelSettings?.maxOutputTokens });
+    if (reserved && 'kind' in reserved) return reserved;
+    const before = { tokens: state.budget.inputTokens + state.budget.outputTokens, costUsd: state.budget.costUsd };
+    try {
+      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools });
+    } finally {
+      const used = { tokens: state.budget.inputTokens + state.budget.outputTokens - before.tokens, costUsd: state.budget.costUsd - before.costUsd };
+      await this.context.tree.settle(reserved, used);
+    }
+  }
+
+  /** The call itself, with `max_tokens` = the grant when the call holds one. */
+  private async callWithin(
+    grant: CallGrant | undefined,
+    proxy: typeof modelActivities,
+    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[] },
+  ): Promise<LLMResponse> {
+    const { config, state } = this.context;
+    const { messages, tools, stream, purpose, systemPrompt, mcpTools } = call;
+    const settings = grant ? { ...config.modelSettings, maxOutputTokens: grant.outputTokens } : config.modelSettings;
     const response = await proxy.callModel.executeWithOptions(
       { summary: `${config.model ?? 'default model'} · ${purpose}` },
       [
@@ -108,7 +137,7 @@ export class ModelTurn {
           ...(systemPrompt ? { systemPrompt } : {}),
           ...this.transcript.requestFor(messages),
           tools,
-          ...(config.modelSettings ? { settings: config.modelSettings } : {}),
+          ...(settings ? { settings } : {}),
           ...(mcpTools.length > 0 ? { mcpTools: mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           stream,
           step: this.iteration,
@@ -123,7 +152,6 @@ export class ModelTurn {
       state.usageEstimatePending = true;
     }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
-    await this.context.reportSpend();
     return response;
   }
 }

@@ -3,6 +3,8 @@ import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { describeIssues, type AgentRunConfig } from '../common/input';
 import { UserMessageInput, type RunStatus } from '../common/wire';
 import { formatRemaining, type BudgetLimits } from '../loop/budget';
+import { hasTreeBudget, treeBudgetState } from '../loop/tree-budget';
+import { reservedTotal } from '../loop/tree-reservation';
 import { checkpointsQuery, eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
 import { checkpointsView } from './checkpoints';
 import type { HumanChannel } from './human-channel';
@@ -53,9 +55,24 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     ...(state.hooks ? { hooks: { commands: state.hooks.hooks.map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ''}: ${h.command}`), ...(state.hooks.errors ? { errors: state.hooks.errors } : {}) } } : {}),
     ...(state.workspaceSettings ? { workspaceSettings: state.workspaceSettings } : {}),
     ...(state.usageEstimated ? { usageEstimated: true as const } : {}),
+    ...(!config.tree && hasTreeBudget(limits) ? { treeBudget: treeLedgerView(state) } : {}),
     ...(state.sessionRules?.length ? { sessionRules: state.sessionRules } : {}),
     ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),
     ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
     ...(state.mayHaveRun?.length ? { mayHaveRun: state.mayHaveRun } : {}),
+  };
+}
+
+function treeLedgerView(state: RunState): NonNullable<RunStatus['treeBudget']> {
+  const tree = state.tree ?? { members: {} };
+  const used = treeBudgetState(state.budget, tree.members);
+  const reserved = reservedTotal(tree.reservations ?? {});
+  return {
+    usedTokens: used.inputTokens + used.outputTokens,
+    usedCostUsd: used.costUsd,
+    reservedTokens: reserved.tokens,
+    callsUnderWay: Object.keys(tree.reservations ?? {}).length,
+    overrunTokens: tree.overrunTokens ?? 0,
+    overrunCostUsd: tree.overrunCostUsd ?? 0,
   };
 }

@@ -88,6 +88,11 @@ export const RunState = z.object({
     .object({
       members: z.record(z.string(), TreeSpend),
       spent: z.object({ budget: z.enum(['tokens', 'cost']), message: z.string() }).optional(),
+      /** At the root: the model calls under way that hold a reservation, by reservation id (src/loop/tree-reservation.ts). */
+      reservations: z.record(z.string(), z.object({ memberId: z.string(), tokens: z.number().min(0), costUsd: z.number().min(0), outputTokens: z.number().int().min(0) })).optional(),
+      /** At the root: what settled calls used beyond their reservations, in total (the prompt estimates' error). */
+      overrunTokens: z.number().min(0).optional(),
+      overrunCostUsd: z.number().min(0).optional(),
     })
     .optional(),
   /** How many runs of this conversation came before (continue-as-new count). */

@@ -85,6 +85,9 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
     ...(config.workspace ? { workspace: config.workspace } : {}),
     ...(config.model ? { model: config.model } : {}),
+    // Priced and capped as the parent is: the tree's cost budget counts every member's calls at the same prices.
+    ...(config.prices ? { prices: config.prices } : {}),
+    ...(config.modelSettings ? { modelSettings: config.modelSettings } : {}),
     // The operator's additions hold for the subagents too; each builds its own default prompt for its type.
     ...(config.appendSystemPrompt ? { appendSystemPrompt: config.appendSystemPrompt } : {}),
     ...(config.toolTaskQueue ? { toolTaskQueue: config.toolTaskQueue } : {}),

@@ -178,7 +178,7 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Delegate', model: 'm', workspace }),
   },
   {
-    // One budget for the tree: the subagents report their spend to the root, which tells them when it is spent.
+    // One budget for the tree: each call reserves from the root's ledger (an update, by a local activity in a subagent), then reports its spend.
     name: 'tree-budget',
     scenario: byPrompt({
       Fan: [
@@ -231,7 +231,7 @@ export const recordings: Recording[] = [
   {
     name: 'stop-budget-tokens',
     scenario: () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${Math.random()}` } }], usage: { prompt_tokens: 500, completion_tokens: 10 } }),
-    input: (workspace) => ({ prompt: 'Spend', model: 'm', workspace, budgets: { maxTokens: 1000 } }),
+    input: (workspace) => ({ prompt: 'Spend', model: 'm', workspace, budgets: { maxTokens: 3000 } }),
   },
   {
     name: 'cancelled-during-bash',
@@ -398,7 +398,7 @@ export const recordings: Recording[] = [
     // A provider that reports no usage: estimated, so that the token budget trips.
     name: 'usage-estimated',
     scenario: (_body: unknown, i: number) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }], noUsage: true }),
-    input: (workspace) => ({ prompt: 'Spend '.repeat(600), model: 'm', workspace, budgets: { maxTokens: 2000 } }),
+    input: (workspace) => ({ prompt: 'Spend '.repeat(600), model: 'm', workspace, budgets: { maxTokens: 6000 } }),
   },
   {
     // A directory's AGENTS.md read when the run first touches that directory, and only then.

@@ -27,19 +27,25 @@ async function failedRun(scenario: string, script: Parameters<Harness['model']['
 
 const distinctCalls = (_body: unknown, i: number) => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${i}` } }] });
 
-test('a token budget stops the run with BudgetExceeded, its details and a last step record', async () => {
+test('a token budget is a ceiling: each call runs capped at what is left, then the run stops with BudgetExceeded, its details and a last step record', async () => {
   const { failure, details, steps } = await failedRun(
     'tokens',
     () => ({ toolCalls: [{ name: 'glob', arguments: { pattern: `*.${Math.random()}` } }], usage: { prompt_tokens: 400, completion_tokens: 100 } }),
-    { budgets: { maxTokens: 1200 } },
+    { budgets: { maxTokens: 3000 } },
   );
   expect(failure).toMatchObject({ type: 'BudgetExceeded', nonRetryable: true });
-  expect(failure.message).toBe('tokens budget spent: used 1500 of 1200');
-  expect(details).toMatchObject({ reason: 'budget_tokens', budget: { tokens: 0, used: { inputTokens: 1200, outputTokens: 300 } } });
+  const used = Number(/^tokens budget spent: used (\d+) of 3000$/.exec(failure.message)?.[1]);
+  // What the provider billed: 400 in, and out at most the max_tokens each call was given.
+  const billed = h.model.requestsFor('tokens').reduce((n, r) => n + 400 + Math.min(100, r.body.max_tokens), 0);
+  expect(used).toBe(billed);
+  expect(used).toBeLessThanOrEqual(3000);
+  expect(used).toBeGreaterThan(2500); // the last call got the little that was left as its max_tokens
+  expect(details).toMatchObject({ reason: 'budget_tokens', budget: { used: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } } });
+  expect(details.budget.used.inputTokens + details.budget.used.outputTokens).toBe(used);
   expect(steps.at(-1)).toMatchObject({ reason: 'stop:budget_tokens', step_id: details.stepId });
-  expect(steps.filter((s) => s.reason === 'next_turn')).toHaveLength(3);
-  expect(steps[0]?.budget_before.tokens).toBe(1200);
-  expect(steps[0]?.budget_after.tokens).toBe(700);
+  expect(steps.at(-1)?.detail).toMatch(/too little left for a call of about \d+ prompt tokens/);
+  expect(steps[0]?.budget_before.tokens).toBe(3000);
+  expect(steps[0]?.budget_after.tokens).toBe(2500);
 });
 
 test('a cost budget, priced from the configurable table', async () => {

@@ -14,7 +14,7 @@ const glob = (i: number) => ({ toolCalls: [{ id: `g${i}`, name: 'glob', argument
 test.each([true, false])('a provider that reports no usage (stream %s) gets an estimate, marked on the steps, and a token budget still trips', async (stream) => {
   const scenario = `no-usage-${stream}-${Math.random()}`;
   h.model.setScenario(scenario, (_body: unknown, i: number) => glob(i));
-  const handle = await h.start({ prompt: `${'Look around the workspace. '.repeat(40)}`, model: scenario, workspace: h.workspace(), stream, budgets: { maxTokens: 1500 } });
+  const handle = await h.start({ prompt: `${'Look around the workspace. '.repeat(40)}`, model: scenario, workspace: h.workspace(), stream, budgets: { maxTokens: 6000 } });
   const failure = await handle.result().catch((err: unknown) => err);
   expect(failure).toBeInstanceOf(WorkflowFailedError);
   expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'BudgetExceeded' });
