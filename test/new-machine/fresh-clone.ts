@@ -68,10 +68,12 @@ async function main(): Promise<void> {
     const demoEnv = freshEnv(home, { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, BAREAGENT_UI_PORT: String(uiPort) });
     console.log('== npm run demo');
     const demo = await run('npm', ['run', 'demo'], repo, demoEnv, true);
-    const pidFile = path.join(repo, '.bareagent', 'server.pid');
+    const problems: string[] = [];
+    // The demo's server keeps its state in the new user's home, never in the clone (README: Configuration).
+    const pidFile = path.join(home, '.local', 'state', 'bareagent', 'server.pid');
+    if (existsSync(path.join(repo, '.bareagent'))) problems.push('the demo wrote into the clone\'s .bareagent/: the operator\'s state must stay outside every project');
     if (existsSync(pidFile)) serverPid = Number(readFileSync(pidFile, 'utf8'));
 
-    const problems: string[] = [];
     if (demo.code !== 0) problems.push(`npm run demo exited ${demo.code}`);
     if (!demo.out.includes('⎿ 1 passed, 0 failed')) problems.push('node test.js did not print "1 passed, 0 failed"');
     if (!demo.out.includes('The test passes.')) problems.push('the final answer does not say "The test passes."');
