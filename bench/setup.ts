@@ -52,6 +52,8 @@ export async function startServer(options: ServerOptions = {}): Promise<BenchSer
   quietRuntime();
   if (options.cluster) return startClusterServer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-bench-'));
+  // The bench's workers keep their checkpoint stores with its server, not in the operator's home.
+  process.env.BAREAGENT_HOME ||= home;
   const address = `127.0.0.1:${await freePort()}`;
   const flags = dynamicConfigArgs(options);
   const server: DevServer = await ensureDevServer({

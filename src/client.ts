@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
       'after',
       `
 Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233; unset = embedded dev server), TEMPORAL_NAMESPACE,
-BAREAGENT_TASK_QUEUE (default bareagent), BAREAGENT_UI_PORT (8233), BAREAGENT_HOME (.bareagent),
+BAREAGENT_TASK_QUEUE (default bareagent), BAREAGENT_UI_PORT (8233), BAREAGENT_HOME (~/.local/state/bareagent),
 OPENAI_BASE_URL, OPENAI_API_KEY, BAREAGENT_MODEL (read by the worker), BAREAGENT_ENCRYPTION_KEY
 (32 bytes, base64 or hex: encrypt every payload; the same key for worker, clients and codec-server).
 Exit codes: 0 done, 1 the run failed, 2 bad usage or connection, 3 cancelled or terminated.

@@ -12,12 +12,12 @@ export function realDirectory(dir: string): void {
     stats = lstatSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(dir);
+    mkdirSync(dir, { mode: 0o700 });
     return;
   }
   if (stats.isDirectory()) return;
   unlinkSync(dir);
-  mkdirSync(dir);
+  mkdirSync(dir, { mode: 0o700 });
 }
 
 /**
@@ -29,7 +29,7 @@ export function writeStoreFile(file: string, content: string): void {
   realDirectory(path.dirname(file));
   const temporary = `${file}.bareagent-${process.pid}-${randomUUID().slice(0, 8)}`;
   try {
-    writeFileSync(temporary, content, { flag: 'wx', mode: 0o644 });
+    writeFileSync(temporary, content, { flag: 'wx', mode: 0o600 });
     renameSync(temporary, file);
   } finally {
     rmSync(temporary, { force: true });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { bareagentHome } from '../connection/home';
+import { checkpointsHome } from '../connection/home';
+import { ensurePrivateDir, PRIVATE_DIR_MODE } from '../connection/private-files';
 import { git } from './git';
 import { writeStoreFile } from './store-files';
 import { guardStore } from './store-guard';
@@ -13,14 +14,20 @@ import { guardStore } from './store-guard';
  */
 const ATTRIBUTES = '* -filter !diff -merge -text !eol -ident -working-tree-encoding -export-subst\n';
 
-/** The store's own config, written every time: nothing planted in it (an include, a command) is read. */
-const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tlogAllRefUpdates = false\n';
+/**
+ * The store's own config, written every time: nothing planted in it (an include, a command) is read.
+ * Its objects are the workspace's files: git makes them 0600 (`sharedRepository`).
+ */
+const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tlogAllRefUpdates = false\n\tsharedRepository = 0600\n';
 
-/** One shadow repository per canonical workspace path, under BAREAGENT_HOME, never in the workspace. */
+/**
+ * One shadow repository per canonical workspace path, under BAREAGENT_HOME/checkpoints, never in
+ * the workspace (a worker refuses a workspace that overlaps it, src/connection/workspace-overlap.ts).
+ */
 export function storeFor(workspace: string, env = process.env): string {
   const digest = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
   const name = path.basename(workspace).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
-  return path.join(bareagentHome(env), 'checkpoints', `${name}-${digest}.git`);
+  return path.join(checkpointsHome(env), `${name}-${digest}.git`);
 }
 
 /** The run's ref: its checkpoints and rewinds as one chain of commits, which keeps their objects. */
@@ -34,12 +41,16 @@ export function runRef(workflowId: string): string {
  * leaves no half-made store under the real name), checks it has nothing planted where git writes
  * (store-guard.ts), and writes its config, attributes and excludes every time, each replacing
  * whatever is at that name (store-files.ts): a symlink there is replaced, never written through.
+ * The stores hold every workspace's files: their folder is 0700 (narrowed again each time, for a
+ * folder an older version made), and the files the worker and git write in them are 0600.
  */
 export async function ensureStore(store: string): Promise<void> {
+  const stores = path.dirname(store);
+  ensurePrivateDir(stores);
+  chmodSync(stores, PRIVATE_DIR_MODE);
   if (!existsSync(path.join(store, 'HEAD'))) {
-    mkdirSync(path.dirname(store), { recursive: true });
     const temporary = `${store}.init-${process.pid}-${Date.now()}`;
-    await git(['init', '--quiet', '--bare', temporary], { store: temporary });
+    await git(['init', '--quiet', '--bare', '--shared=0600', temporary], { store: temporary });
     try {
       renameSync(temporary, store);
     } catch (err) {

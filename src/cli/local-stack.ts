@@ -8,6 +8,7 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { bareagentHome } from '../connection/home';
 import { connectionFromEnv, uiPortFromEnv, type ConnectionConfig } from '../connection/config';
 import { ensureDevServer, type DevServer } from '../server/dev-server';
+import { oldHomeNotice } from './old-home-notice';
 import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
 import { applySetCurrentPolicy, resolveWorkerVersion } from '../worker/worker-version';
@@ -37,10 +38,12 @@ export async function openStack(options: { embedded: boolean; embedLoopback?: bo
   let server: DevServer | undefined;
   const loopback = options.embedLoopback && /^(127\.0\.0\.1|localhost):\d+$/.test(config.address);
   if (options.embedded && (loopback || !temporalProfile().address)) {
+    const home = bareagentHome();
+    for (const line of oldHomeNotice(home)) options.log(line);
     server = await ensureDevServer({
       address: config.address,
       uiPort,
-      home: bareagentHome(),
+      home,
       log: options.log,
       background: options.background ?? false,
     });

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { ensurePrivateDir, narrowToPrivate, PRIVATE_FILE_MODE, writePrivateFile } from '../connection/private-files';
 import { findOrBuildTemporalCli, type Log } from './temporal-cli';
 
 export interface DevServerOptions {
@@ -87,7 +88,10 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
     );
   }
   const cli = await findOrBuildTemporalCli(log);
-  mkdirSync(options.home, { recursive: true });
+  ensurePrivateDir(options.home);
+  const logFile = path.join(options.home, 'server.log');
+  // Files an older version made world-readable (every run's history is in the database).
+  for (const name of [...SQLITE_FILES, 'server.log', 'server.pid']) narrowToPrivate(path.join(options.home, name));
   const args = [
     'server', 'start-dev',
     '--ip', host,
@@ -111,15 +115,15 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
     ...uiCodecArgs(options.uiCodecEndpoint ?? process.env.BAREAGENT_UI_CODEC_ENDPOINT),
     ...(options.extraArgs ?? []),
   ];
-  const logFile = path.join(options.home, 'server.log');
+  const [file, argv] = privately(cli, args);
   const child = options.background
-    ? spawn(cli, args, { stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')], detached: true })
-    : spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    ? spawn(file, argv, { stdio: ['ignore', openSync(logFile, 'a', PRIVATE_FILE_MODE), openSync(logFile, 'a', PRIVATE_FILE_MODE)], detached: true })
+    : spawn(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
   if (options.background) {
     child.unref();
-    writeFileSync(path.join(options.home, 'server.pid'), String(child.pid));
+    writePrivateFile(path.join(options.home, 'server.pid'), String(child.pid));
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
@@ -149,6 +153,18 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
       clearTimeout(timer);
     },
   };
+}
+
+/** The database and the files SQLite keeps beside it in WAL mode. */
+const SQLITE_FILES = ['temporal.sqlite', 'temporal.sqlite-wal', 'temporal.sqlite-shm'];
+
+/**
+ * The CLI under umask 077, through a shell that execs it (same pid): the SQLite file and the
+ * -wal/-shm files it makes while it runs are 0600 from their first byte, which no chmod after the
+ * start could promise.
+ */
+function privately(cli: string, args: string[]): [string, string[]] {
+  return ['/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', cli, ...args]];
 }
 
 function sqliteArgs(options: DevServerOptions): string[] {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir, writePrivateFile } from '../connection/private-files';
 
 export interface UiToken {
   token: string;
@@ -33,9 +34,8 @@ export function loadUiToken(home: string, env: NodeJS.ProcessEnv = process.env):
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(home, { recursive: true });
+  ensurePrivateDir(home);
   const token = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  writePrivateFile(file, `${token}\n`);
   return { token, created: true, file };
 }

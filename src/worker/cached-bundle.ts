@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { bareagentHome } from '../connection/home';
+import { ensurePrivateDir, writePrivateFile } from '../connection/private-files';
 import { bundleOptions } from './create-worker';
 
 /**
@@ -20,9 +21,9 @@ export async function cachedWorkflowBundle(): Promise<string> {
   const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(codePath)) return codePath;
   const { code } = await bundleWorkflowCode({ ...options, logger: silent });
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const partial = `${codePath}.${process.pid}.tmp`;
-  writeFileSync(partial, code);
+  writePrivateFile(partial, code);
   renameSync(partial, codePath);
   return codePath;
 }

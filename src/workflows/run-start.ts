@@ -1,10 +1,12 @@
-import { patched } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched } from '@temporalio/workflow';
+import { FailureType } from '../common/failures';
 import type { AgentRunConfig } from '../common/input';
 import type { SandboxRequest } from '../common/sandbox';
 import { listMcpTools } from './mcp-tools';
 import { RUN_START_TOGETHER, SETTINGS_SNAPSHOT } from './patches';
 import { readInstructions } from './project-instructions';
 import { readEnvironment } from './run-environment';
+import { invalidInput } from './failures';
 import { readHooks } from './run-hooks';
 import type { RunState } from './run-state';
 import { applyWorkspaceSettings, type AskAboutSettings } from './workspace-settings';
@@ -17,6 +19,23 @@ import { applyWorkspaceSettings, type AskAboutSettings } from './workspace-setti
  * and hooks as they went; runs recorded before that, one after the other.
  */
 export async function readRunStart(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState, ask: AskAboutSettings): Promise<void> {
+  try {
+    await readAll(config, sandbox, state, ask);
+  } catch (err) {
+    throw refusedWorkspace(err) ?? err;
+  }
+}
+
+/**
+ * The worker refuses a workspace that overlaps the operator's state (src/activities/tools/workspace.ts)
+ * with a non-retryable InvalidInput: the run fails with it at once, before its first turn.
+ */
+function refusedWorkspace(err: unknown): ApplicationFailure | undefined {
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  return cause instanceof ApplicationFailure && cause.type === FailureType.InvalidInput ? invalidInput(cause.message) : undefined;
+}
+
+async function readAll(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState, ask: AskAboutSettings): Promise<void> {
   if (!patched(RUN_START_TOGETHER)) {
     state.mcp = await listMcpTools(config, sandbox);
     state.instructions = await readInstructions(config);

@@ -72,12 +72,14 @@ async function main(): Promise<void> {
     console.log(`== PATH without ${HIDDEN_TOOLS.join(', ')}`);
     console.log('== npm run demo');
     const demo = await run('npm', ['run', 'demo'], repo, demoEnv, true);
-    const pidFile = path.join(repo, '.bareagent', 'server.pid');
+    const problems: string[] = [];
+    // The demo's server keeps its state in the new user's home, never in the clone (README: Configuration).
+    const pidFile = path.join(home, '.local', 'state', 'bareagent', 'server.pid');
+    if (existsSync(path.join(repo, '.bareagent'))) problems.push('the demo wrote into the clone\'s .bareagent/: the operator\'s state must stay outside every project');
     if (existsSync(pidFile)) serverPid = Number(readFileSync(pidFile, 'utf8'));
     // The second demo: everything cached, the server already up.
     const again = await run('npm', ['run', 'demo'], repo, demoEnv, false);
 
-    const problems: string[] = [];
     if (demo.code !== 0) problems.push(`npm run demo exited ${demo.code}`);
     if (again.code !== 0) problems.push(`the second npm run demo exited ${again.code}:\n${again.out.slice(-2000)}`);
     if (/fetched with pip/.test(again.out)) problems.push('the second demo fetched something again');

@@ -26,6 +26,9 @@ export default async function globalSetup(): Promise<void> {
   if (missing.length) console.error(`\n[global setup] not required, but missing or degraded: ${missing.join('; ')}`);
   const cliPath = await findOrBuildTemporalCli();
   const home = mkdtempSync(path.join(os.tmpdir(), 'bareagent-test-'));
+  // Every worker, CLI and page of the suite keeps its state (checkpoint stores, caches, tokens)
+  // here, never in the real user's home; a test of the default home clears it for its own process.
+  process.env.BAREAGENT_HOME = home;
   const [port, uiPort] = [await freePort(), await freePort()];
   const address = `127.0.0.1:${port}`;
   if (onCluster()) return clusterSetup(started, home, uiPort, cliPath);

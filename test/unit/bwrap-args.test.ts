@@ -51,6 +51,18 @@ describe('bwrapArgs', () => {
     expect(triple(args, '--bind', '/var/cache/x', '/var/cache/x')).toBeGreaterThanOrEqual(0);
   });
 
+  test("the operator's home is covered after every bind that would show it, whatever bound it", () => {
+    const args = bwrapArgs({ ...base, readOnlyPaths: ['/home/op'], writablePaths: ['/srv/state/bareagent/cache'], operatorDirs: ['/home/op/.local/state/bareagent', '/srv/state/bareagent', '/var/lib/hidden'] });
+    const underRead = triple(args, '--tmpfs', '/home/op/.local/state/bareagent', '--remount-ro');
+    expect(underRead).toBeGreaterThan(triple(args, '--ro-bind', '/home/op', '/home/op'));
+    // A bind inside the home is hidden by the tmpfs mounted over it afterwards.
+    expect(triple(args, '--tmpfs', '/srv/state/bareagent', '--remount-ro')).toBeGreaterThan(triple(args, '--bind', '/srv/state/bareagent/cache', '/srv/state/bareagent/cache'));
+    expect(underRead).toBeGreaterThan(args.lastIndexOf('--bind'));
+    // Nothing binds /var/lib: no mount point is made for it.
+    expect(args).not.toContain('/var/lib/hidden');
+    expect(bwrapArgs({ ...base, operatorDirs: ['/home/op/.local/state/bareagent'] })).not.toContain('/home/op/.local/state/bareagent');
+  });
+
   test('network: none unshares, full shares, hosts goes through the proxy socket', () => {
     expect(bwrapArgs({ ...base, network: { kind: 'full' } })).toContain('--share-net');
     const proxied = bwrapArgs({ ...base, network: { kind: 'proxy', socketDir: '/tmp/p', port: 3128, relay: { kind: 'socat', binary: '/usr/bin/socat' } } });

@@ -3,7 +3,7 @@
  * system directories exist, which are symlinks) so it can be unit tested without running
  * anything. Later mounts cover earlier ones, so the order below is the policy: system
  * read-only, private /proc /dev /tmp and home, the run's extra paths, the workspace, and the
- * secret masks last so that no extra path can uncover them.
+ * secret masks (the operator's state among them) last so that no extra path can uncover them.
  */
 
 /** A system directory as found on the host: bound read-only, or recreated as the same symlink (merged /usr). */
@@ -48,6 +48,11 @@ export interface BwrapSpec {
   maskFiles: string[];
   /** Directories replaced by an empty tmpfs (ssh host keys, TLS private keys, sudoers.d). */
   maskDirs: string[];
+  /**
+   * The operator's state (BAREAGENT_HOME, the checkpoint stores), real paths: covered by an empty
+   * tmpfs too wherever some bind would show them, whatever bound it.
+   */
+  operatorDirs?: string[];
   workspace: string;
   writableWorkspace: boolean;
   cwd: string;
@@ -78,11 +83,27 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   if (spec.network.kind === 'proxy' && spec.network.relay.kind === 'node') args.push('--ro-bind', spec.network.relay.binary, spec.network.relay.binary);
   // --dev-bind: bwrap mounts plain binds nodev, where /dev/null could not be opened; reads are empty, writes vanish.
   for (const file of spec.maskFiles) args.push('--dev-bind', '/dev/null', file);
-  for (const dir of spec.maskDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  for (const dir of [...spec.maskDirs, ...visibleOperatorDirs(spec)]) args.push('--tmpfs', dir, '--remount-ro', dir);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(sandboxEnv(spec))) args.push('--setenv', name, value);
   args.push('--chdir', spec.cwd, '--', ...innerCommand(spec.command, spec.network));
   return args;
+}
+
+/** The operator's directories a bind would show: inside a bound path, or holding one. */
+function visibleOperatorDirs(spec: BwrapSpec): string[] {
+  const bound = [
+    ...spec.system.filter((entry) => entry.symlinkTo === undefined).map((entry) => entry.path),
+    ...spec.readOnlyPaths,
+    ...spec.writablePaths,
+    spec.workspace,
+    ...(spec.network.kind === 'proxy' ? [spec.network.socketDir] : []),
+  ];
+  return (spec.operatorDirs ?? []).filter((dir) => bound.some((source) => within(source, dir) || within(dir, source)));
+}
+
+function within(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 }
 
 /** The environment inside: the spec's small environment, plus the proxy variables when the network is filtered. */

@@ -5,6 +5,7 @@ import { findBinary } from './find-binary';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs } from './launcher';
 import { networkCapError } from './network-cap';
+import { operatorDirs } from './operator-dirs';
 import { startHostProxy, type HostProxy } from './network-proxy';
 import { createPidsCgroup, type PidsCgroup } from './pids-cgroup';
 import { probeBwrap, unavailableMessage } from './sandbox-check';
@@ -54,6 +55,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
     const env = { ...sandboxBaseEnv(), ...callEnv(place) };
     const args = bwrapArgs({
       ...hostView(),
+      operatorDirs: operatorDirs(),
       workspace: place.workspace,
       writableWorkspace: place.sandbox.writableWorkspace,
       cwd: place.cwd,

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { describeIssues } from '../../common/input';
 import type { SandboxKind } from '../../common/sandbox';
 import type { ToolOutcome, ToolRequest } from '../../common/tool-outcome';
@@ -26,7 +27,7 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
       return typeof result === 'string' ? { ok: true, output: result } : { ok: true, output: result.output, sandbox: result.sandbox };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      return { ok: false, errorType: error.name, message: error.message };
+      return { ok: false, errorType: error instanceof ApplicationFailure && error.type ? error.type : error.name, message: error.message };
     }
   };
 }

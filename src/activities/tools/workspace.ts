@@ -1,10 +1,21 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { workspaceOverlap } from '../../connection/workspace-overlap';
+import { FailureType } from '../../common/failures';
 import { WorkspaceEscapeError } from './tool-error';
 
-/** The directory a run's tools may touch; the worker's current directory when unset. */
+/**
+ * The directory a run's tools may touch; the worker's current directory when unset. Every
+ * activity that works in a workspace asks here, so a workspace that overlaps the operator's state
+ * (the home, the checkpoint stores) is refused by all of them: at run start this fails the run
+ * (src/workflows/run-start.ts), and no tool, command or snapshot ever runs there.
+ */
 export function workspaceRoot(workspace: string | undefined): string {
-  return realpathSync(path.resolve(workspace ?? process.cwd()));
+  const root = realpathSync(path.resolve(workspace ?? process.cwd()));
+  const overlap = workspaceOverlap(root);
+  if (overlap) throw ApplicationFailure.create({ type: FailureType.InvalidInput, message: overlap, nonRetryable: true });
+  return root;
 }
 
 /**

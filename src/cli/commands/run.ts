@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import pc from 'picocolors';
+import { workspaceOverlap } from '../../connection/workspace-overlap';
 import { providerConfigFromEnv } from '../../connection/provider-config';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import type { AgentRunInput } from '../../common/input';
@@ -7,7 +9,7 @@ import { preflight } from '../../doctor/run-doctor';
 import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
-import { buildRunInput, firstLine, newWorkflowId, type RunFlags } from '../run-input';
+import { buildRunInput, firstLine, newWorkflowId, UsageError, type RunFlags } from '../run-input';
 import { warnWhenNoWorker } from '../warn-no-worker';
 import { openDisplay } from '../terminal/open-display';
 import { watchRun } from '../watch-run';
@@ -26,7 +28,19 @@ const log = (line: string) => console.error(pc.dim(line));
  */
 export async function runCommand(prompt: string, flags: RunCommandFlags, mode: 'run' | 'start'): Promise<number> {
   const input = buildRunInput(prompt, flags);
+  // Before any server starts: the worker would refuse this run anyway.
+  refuseOverlap(input.workspace);
   return launchRun(flags, mode, async () => ({ input, summary: firstLine(prompt) }));
+}
+
+/**
+ * A workspace that holds this machine's BareAgent home (or lies in it) is refused here, as the
+ * worker refuses it, when this machine can see that directory (a remote worker's may not exist here).
+ */
+function refuseOverlap(workspace: string | undefined): void {
+  if (!workspace || !existsSync(workspace)) return;
+  const overlap = workspaceOverlap(workspace);
+  if (overlap) throw new UsageError(overlap);
 }
 
 /** What to start, decided once the client is connected (a fork reads its origin first). */
@@ -42,6 +56,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
   try {
     const { client, config } = stack;
     const { input, summary } = await plan(stack);
+    refuseOverlap(input.workspace);
     if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });

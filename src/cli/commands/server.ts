@@ -2,11 +2,13 @@ import pc from 'picocolors';
 import { connectionFromEnv, uiPortFromEnv } from '../../connection/config';
 import { ensureDevServer } from '../../server/dev-server';
 import { bareagentHome } from '../local-stack';
+import { oldHomeNotice } from '../old-home-notice';
 
 /** `bareagent server` / `npm run server`: the embedded dev server in the foreground; Ctrl-C stops it. */
 export async function serverCommand(): Promise<number> {
   const { address } = connectionFromEnv();
   const home = bareagentHome();
+  for (const line of oldHomeNotice(home)) console.error(pc.yellow(line));
   const server = await ensureDevServer({ address, uiPort: uiPortFromEnv(), home, log: (line) => console.error(pc.dim(line)) });
   if (server.reused) {
     console.log(`A Temporal server already answers on ${address}; nothing to start.`);
