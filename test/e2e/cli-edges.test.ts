@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Harness } from '../support/harness';
 import { cliEnv, runCli } from '../support/cli';
+import { freePort } from '../support/free-port';
 
 /**
  * The CLI's edges, as a new user meets them: --version, an unknown flag, a validation error, a run
@@ -10,11 +11,14 @@ import { cliEnv, runCli } from '../support/cli';
  */
 let h: Harness;
 let env: Record<string, string>;
+/** An endpoint where nothing listens. */
+let downUrl: string;
 const suffix = randomUUID().slice(0, 8);
 const version = (JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 beforeAll(async () => {
   h = await Harness.create(); // no worker: `run` would start one here, after its checks
+  downUrl = `http://127.0.0.1:${await freePort()}/v1`;
   env = { ...cliEnv(h), BAREAGENT_WORKFLOW_BUNDLE: h.env.bundlePath, OPENAI_BASE_URL: h.model.url, OPENAI_API_KEY: 'sk-test' };
 });
 afterAll(() => h.close());
@@ -56,7 +60,7 @@ test('a missing workspace, a file as workspace, an unreachable endpoint, a missi
   const cases: Array<[string[], Record<string, string>, RegExp]> = [
     [['--workspace', missing, '--model', 'm'], {}, new RegExp(`^Workspace ${missing} does not exist\\.\\n  Create it, or pass another directory with --workspace`)],
     [['--workspace', file, '--model', 'm'], {}, new RegExp(`^Workspace ${file} is not a directory\\.`)],
-    [['--workspace', h.workspace(), '--model', 'm'], { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, /^Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(OPENAI_BASE_URL\): ECONNREFUSED\.\n  Start the model server, or set OPENAI_BASE_URL/],
+    [['--workspace', h.workspace(), '--model', 'm'], { OPENAI_BASE_URL: downUrl }, new RegExp(`^Cannot reach the model endpoint ${escape(downUrl)} \\(OPENAI_BASE_URL\\): ECONNREFUSED\\.\\n  Start the model server, or set OPENAI_BASE_URL`)],
     [['--workspace', h.workspace()], { BAREAGENT_MODEL: '' }, /^No model named\.\n  Pass --model <name>, or set BAREAGENT_MODEL\./],
     [['--workspace', h.workspace(), '--model', 'm'], { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }, /^OPENAI_API_KEY is not set, and the endpoint it would go to \(https:\/\/api\.openai\.com\/v1, OPENAI_BASE_URL unset\) needs one\./],
   ];
@@ -70,14 +74,18 @@ test('a missing workspace, a file as workspace, an unreachable endpoint, a missi
   expect(await listedIds()).toEqual(before);
   // Nothing was started at all: not even visible later.
   await expect(h.client.workflow.getHandle(`edge-${suffix}-0`).describe()).rejects.toThrow(/not found/);
-});
+}, 300_000);
 
 test('doctor --model: a row for the model endpoint, ok when it answers, the fix when it does not', async () => {
   const ok = await runCli(['doctor', '--model'], env);
   expect(ok.stdout).toMatch(/bareagent\s+ok\s+required\s+v\d+\.\d+\.\d+/);
-  expect(ok.stdout).toMatch(new RegExp(`model endpoint\\s+ok\\s+required\\s+${h.model.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(OPENAI_BASE_URL\\) answers`));
-  const down = await runCli(['doctor', '--model'], { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' });
+  expect(ok.stdout).toMatch(new RegExp(`model endpoint\\s+ok\\s+required\\s+${escape(h.model.url)} \\(OPENAI_BASE_URL\\) answers`));
+  const down = await runCli(['doctor', '--model'], { ...env, OPENAI_BASE_URL: downUrl });
   expect(down.code).toBe(1);
-  expect(down.stdout).toMatch(/model endpoint\s+MISSING\s+required\s+Cannot reach the model endpoint http:\/\/127\.0\.0\.1:9\/v1 \(OPENAI_BASE_URL\): ECONNREFUSED/);
+  expect(down.stdout).toMatch(new RegExp(`model endpoint\\s+MISSING\\s+required\\s+Cannot reach the model endpoint ${escape(downUrl)} \\(OPENAI_BASE_URL\\): ECONNREFUSED`));
   expect(down.stdout).toContain('fix: Start the model server, or set OPENAI_BASE_URL to one that answers.');
 }, 120_000);
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
