@@ -2,7 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { completedPrefix } from '../../src/cli/completed-history';
 
 const T = temporal.api.enums.v1.EventType;
-const events = (...types: number[]) => types.map((eventType, i) => ({ eventId: i + 1, eventType }));
+const events = (...types: number[]): temporal.api.history.v1.IHistoryEvent[] => types.map((eventType) => ({ eventType }));
 
 test('a history with no completed workflow task has nothing to replay', () => {
   expect(completedPrefix(events(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED))).toBeUndefined();
@@ -20,7 +20,7 @@ test('the cut keeps the last completed task and its commands, and drops what no 
     T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
     T.EVENT_TYPE_WORKFLOW_TASK_STARTED,
   );
-  expect(completedPrefix(history)?.map((e) => e.eventId)).toEqual([1, 2, 3, 4, 5, 6]);
+  expect(completedPrefix(history)).toEqual(history.slice(0, 6));
 });
 
 test('a closed run keeps its closing event', () => {
