@@ -26,6 +26,8 @@ import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
 import { EXIT } from './cli/run-outcome';
 import { UsageError } from './cli/run-input';
+import { packageVersion } from './cli/package-version';
+import { notFoundMessage } from './cli/not-found';
 import { runWorker } from './worker';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -59,7 +61,10 @@ async function main(argv: string[]): Promise<number> {
   const set = (promise: Promise<number>) => promise.then((c) => void (code = c));
   const program = new Command('bareagent')
     .description('BareAgent on Temporal: every agent run is a durable Temporal workflow.')
-    .showHelpAfterError()
+    .version(packageVersion(), '-V, --version', 'print the version')
+    // An unknown flag or command gets commander's one line and its "(Did you mean ...?)", not the
+    // whole help: the help is one `--help` away.
+    .showSuggestionAfterError(true)
     // Parse errors exit 2 like every other usage error (commander's own default is 1, "failed").
     .exitOverride()
     .addHelpText(
@@ -207,7 +212,8 @@ main(process.argv)
     // Commander printed the message (or the help) already.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
     if (err instanceof PreflightError) console.error(err.message);
-    else if (err instanceof UsageError || err instanceof WorkflowNotFoundError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
+    else if (err instanceof WorkflowNotFoundError) console.error(pc.red(notFoundMessage(err)));
+    else if (err instanceof UsageError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
     else if (err instanceof Error && /binary\/encrypted/.test(err.message)) {
       console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${err.message})`));
     }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { parseAgentRunInput, type AgentRunInput } from '../common/input';
+import { AgentRunInput } from '../common/input';
+import { flagErrors } from './flag-errors';
 
 export interface RunFlags {
   workspace?: string;
@@ -67,8 +68,8 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
         }
       : {}),
   };
-  const parsed = parseAgentRunInput(input);
-  if (!parsed.ok) throw new UsageError(parsed.message);
+  const parsed = AgentRunInput.safeParse(input);
+  if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
   return input as AgentRunInput;
 }
 

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { askInline, howToAnswer, isPending } from './ask-permission';
 import { followRun, type CatchUp } from './follow';
+import { interruptNotice, INTERRUPTED_EXIT, whileFollowing } from './interrupt-notice';
 import { runOutcome, type RunOutcome } from './run-outcome';
 import { openDisplay } from './terminal/open-display';
 import type { RunDisplay } from './terminal/run-display';
@@ -17,6 +18,8 @@ export interface WatchOptions {
   display?: RunDisplay;
   /** How the events a closed run's last poll missed are read (default: followRun's, a query worker when needed). */
   catchUp?: CatchUp;
+  /** The run's worker runs in this process (`bareagent run` started it): Ctrl-C stops it too. */
+  workerHere?: boolean;
 }
 
 /** Shows a run as it works (text, tool calls, questions, notifications) and resolves with how it ended. */
@@ -29,8 +32,19 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
     const target = event.workflowId ?? workflowId;
     if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event.requestId)));
     display.pause();
-    await askInline(client, target, event).finally(() => display.resume());
+    interrupt.suspend();
+    await askInline(client, target, event).finally(() => {
+      interrupt.resume();
+      display.resume();
+    });
   };
+  // Ctrl-C leaves the run going: the live parts are cleared and it says how to get back to it.
+  const interrupt = whileFollowing(() => {
+    void display.close().finally(() => {
+      console.error(interruptNotice(workflowId, options.workerHere === true));
+      process.exit(INTERRUPTED_EXIT);
+    });
+  });
   try {
     await followRun(
       client,
@@ -46,6 +60,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
       },
     );
   } finally {
+    interrupt.dispose();
     await display.close();
   }
   const outcome = await runOutcome(client, workflowId);

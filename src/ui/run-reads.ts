@@ -3,7 +3,7 @@ import { eventsQuery, statusQuery, stepsQuery } from '../common/contract';
 import type { RunEvent } from '../common/events';
 import type { RunStatus, StepRecord } from '../common/wire';
 import { readStartInput } from '../cli/origin-input';
-import { queryRun } from '../cli/query-run';
+import { queryRun, queryRunMany } from '../cli/query-run';
 import type { Question } from './answer-forms';
 
 export interface InboxItem extends Question {
@@ -83,10 +83,20 @@ export async function readRun(client: Client, workflowId: string): Promise<RunVi
       problems.push(`${what}: ${err.message}`);
       return undefined;
     });
-  // Sequential on purpose: for a closed run each read may start a query worker of its own.
-  const status = await ask('status', () => queryRun(client, workflowId, statusQuery));
-  const steps = (await ask('steps', () => queryRun(client, workflowId, stepsQuery))) ?? [];
-  const events = (await ask('events', () => queryRun(client, workflowId, eventsQuery, 0))) ?? [];
+  // One read (one replay when no live worker answers) for all three; one by one when that fails,
+  // so that the queries the run can answer still show.
+  const together = await queryRunMany(client, workflowId, [
+    { name: statusQuery.name, args: [] },
+    { name: stepsQuery.name, args: [] },
+    { name: eventsQuery.name, args: [0] },
+  ]).catch(() => undefined);
+  const [status, steps = [], events = []] = together
+    ? (together as [RunStatus, StepRecord[], Array<{ offset: number; event: RunEvent }>])
+    : [
+        await ask('status', () => queryRun(client, workflowId, statusQuery)),
+        await ask('steps', () => queryRun(client, workflowId, stepsQuery)),
+        await ask('events', () => queryRun(client, workflowId, eventsQuery, 0)),
+      ];
   return {
     workflowId,
     execution: description.status.name,

@@ -62,7 +62,7 @@ test('runs every task k times as durable runs, checks each workspace, prints the
     accepted: { task: { prompt: 'EVAL make made.txt', check: 'test -f made.txt', acceptance: true } },
   });
   const json = path.join(suite, 'report.json');
-  const out = await runCli(['eval', suite, '-m', 'eval-model', '--trials', '2', '--concurrency', '3', '--json', json, '--min-pass', '0.9'], env);
+  const out = await runCli(['eval', suite, '-m', 'eval-model', '--trials', '2', '--concurrency', '3', '--json-file', json, '--min-pass', '0.9'], env);
   expect(out.stderr).toContain('Pass rate 75% is under --min-pass 90%');
   expect(out.code).toBe(1);
   expect(out.stdout).toMatch(/^TASK\s+TRIAL\s+PASS\s+ITER\s+TOKENS\s+WALL\s+STOP\s+WORKFLOW/m);

@@ -89,6 +89,15 @@ describe('toProviderFailure', () => {
     expect(failure.nonRetryable).toBe(false);
   });
 
+  test('a connection error names the endpoint and the variable that chose it', () => {
+    const refused = new APIConnectionError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    expect(toProviderFailure(refused, 'http://127.0.0.1:9/v1').message).toBe(
+      'Connection error: cannot reach the model endpoint http://127.0.0.1:9/v1 (OPENAI_BASE_URL): connect ECONNREFUSED 127.0.0.1:9',
+    );
+    expect(toProviderFailure(new APIConnectionError({ message: 'socket hang up' })).message).toContain('https://api.openai.com/v1 (OPENAI_BASE_URL unset)');
+    expect(toProviderFailure(apiError(401, {}, 'Incorrect API key'), 'http://m.example/v1').message).toContain('refused OPENAI_API_KEY');
+  });
+
   test.each<[string, unknown, string]>([
     ['an abort', new APIUserAbortError(), 'APIUserAbortError'],
     ['a plain Error', new Error('boom'), 'Error'],

@@ -85,7 +85,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
         return withinPayloadLimit(await send(renamed));
       }
     } catch (err) {
-      const counted = countProviderFailure(toProviderFailure(err), progress);
+      const counted = countProviderFailure(toProviderFailure(err, config.baseURL), progress);
       progress = counted.progress;
       // Flushed with the failure report, so the next attempt starts from this count.
       heartbeat();

@@ -30,10 +30,10 @@ export function errorTypeName(err: unknown): string {
  * Provider errors as Temporal sees them: 408/409/429/5xx and lost connections are retried
  * by the activity's retry policy (honouring `retry-after`), any other 4xx is final.
  */
-export function toProviderFailure(err: unknown): ApplicationFailure {
+export function toProviderFailure(err: unknown, baseURL?: string): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const type = errorTypeName(err);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = withEndpoint(err, baseURL);
   if (err instanceof APIError && typeof err.status === 'number') {
     const delay = retryAfterMs(err.headers);
     return ApplicationFailure.create({
@@ -51,4 +51,23 @@ export function isStreamingUnsupported(err: unknown): boolean {
   if (!(err instanceof APIError)) return false;
   if (err.status === 501) return true;
   return err.status === 400 && /stream/i.test(err.message) && /(not|un)\s*supported/i.test(err.message);
+}
+
+/** The SDK's endpoint when OPENAI_BASE_URL is unset. */
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * The SDK says only "Connection error." or "401 ...": the message names the endpoint and the
+ * variable that chose it, so the person reading a failed run knows what to fix.
+ */
+function withEndpoint(err: unknown, baseURL: string | undefined): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const endpoint = baseURL ? `${baseURL} (OPENAI_BASE_URL)` : `${DEFAULT_BASE_URL} (OPENAI_BASE_URL unset)`;
+  if (err instanceof APIConnectionError) {
+    const cause = (err.cause as { message?: string; cause?: { message?: string } } | undefined);
+    const why = cause?.cause?.message ?? cause?.message;
+    return `${message.replace(/\.$/, '')}: cannot reach the model endpoint ${endpoint}${why && why !== message ? `: ${why}` : ''}`;
+  }
+  if (err instanceof APIError && (err.status === 401 || err.status === 403)) return `${message} (the model endpoint ${endpoint} refused OPENAI_API_KEY)`;
+  return message;
 }

@@ -14,7 +14,10 @@ import { runTrial, type TrialResult, type TrialSettings } from '../../eval/trial
 export interface EvalFlags {
   trials?: string;
   concurrency?: string;
-  json?: string;
+  /** Machine output: the report as JSON on stdout instead of the table. */
+  json?: boolean;
+  /** The report written to this file, rewritten after every trial. */
+  jsonFile?: string;
   minPass?: string;
   model?: string;
   system?: string;
@@ -80,9 +83,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
     const started = Date.now();
     const finished: TrialResult[] = [];
     // Rewritten after every trial: an eval stopped half-way still leaves what it measured.
-    const writeJson = () => {
-      if (!flags.json) return;
-      const report = {
+    const report = () => ({
         date: new Date(started).toISOString(),
         suite: path.resolve(dir),
         model: flags.model ?? process.env.BAREAGENT_MODEL ?? null,
@@ -96,8 +97,9 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
         wallMs: Date.now() - started,
         summary: summarise(finished),
         results: finished,
-      };
-      writeFileSync(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+    });
+    const writeJson = () => {
+      if (flags.jsonFile) writeFileSync(flags.jsonFile, `${JSON.stringify(report(), null, 2)}\n`);
     };
     const results = await pool(jobs, concurrency, async ({ task, trial }) => {
       progress.start(task, trial);
@@ -108,9 +110,9 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
       return result;
     });
     progress.close();
-    console.log(formatResults(results));
+    console.log(flags.json ? JSON.stringify(report(), null, 2) : formatResults(results));
     const summary = summarise(results);
-    if (flags.json) log(`Wrote ${flags.json}`);
+    if (flags.jsonFile) log(`Wrote ${flags.jsonFile}`);
     if (minPass !== undefined && summary.passRate < minPass) {
       console.error(pc.red(`Pass rate ${Math.round(summary.passRate * 100)}% is under --min-pass ${Math.round(minPass * 100)}%`));
       return EXIT.failed;
@@ -218,7 +220,8 @@ export function registerEval(program: Command, settle: (code: Promise<number>) =
     .argument('<dir>', 'a suite: a directory of tasks, each a directory with task.json and workspace/ (or one such task)')
     .option('--trials <k>', 'trials of each task (default 1)')
     .option('--concurrency <n>', 'trials run at once (default 1)')
-    .option('--json <file>', 'write every trial and the totals to this file as JSON')
+    .option('--json', 'print every trial and the totals as JSON on stdout, in place of the table')
+    .option('--json-file <file>', 'write every trial and the totals to this file as JSON (rewritten after each trial)')
     .option('--min-pass <fraction>', 'exit 1 when the pass rate is under this, e.g. 0.8 or 80%')
     .option('-m, --model <name>', 'model name (default: BAREAGENT_MODEL on the worker)')
     .option('--system <text>', 'system prompt for every trial instead of the default ("" sends none)')
@@ -242,7 +245,7 @@ this process when none polls.
 
 Examples:
   bareagent eval evals/coding
-  bareagent eval evals/coding --trials 3 --concurrency 2 --json evals.json --min-pass 0.5
+  bareagent eval evals/coding --trials 3 --concurrency 2 --json-file evals.json --min-pass 0.5
   bareagent eval evals/coding --task fix-greet --system ""      # without a system prompt`,
     )
     .action((dir: string, flags: EvalFlags) => settle(evalCommand(dir, flags)));

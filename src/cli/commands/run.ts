@@ -10,6 +10,7 @@ import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker, type Stac
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../run-outcome';
 import { buildRunInput, firstLine, newWorkflowId, UsageError, type RunFlags } from '../run-input';
+import { checkModelSettings, checkWorkspace } from '../run-setup-check';
 import { warnWhenNoWorker } from '../warn-no-worker';
 import { openDisplay } from '../terminal/open-display';
 import { watchRun } from '../watch-run';
@@ -55,12 +56,21 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
   let worker: LocalWorker | undefined;
   try {
     const { client, config } = stack;
-    const { input, summary } = await plan(stack);
+    const planned = await plan(stack);
+    const { summary } = planned;
+    let { input } = planned;
     refuseOverlap(input.workspace);
+    // `run` follows here, so its worker is most likely on this machine: a workspace that is not
+    // there fails now, before a run exists. (`start` may target a worker elsewhere.)
+    if (mode === 'run' && input.workspace) await checkWorkspace(input.workspace);
     if (mode === 'run' && !(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
+      const provider = providerConfigFromEnv();
+      await checkModelSettings(input.model, provider);
+      // The worker's default model, written into the input: the run records what it used (list, the Web UI).
+      if (!input.model && provider.defaultModel) input = { ...input, model: provider.defaultModel };
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });
-      worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
+      worker = await startLocalWorker(config, config.taskQueue, provider, log);
     }
     const workflowId = flags.id ?? newWorkflowId();
     await client.workflow.start(WORKFLOW_TYPE, {
@@ -81,6 +91,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
     const outcome = await watchRun(client, workflowId, {
       interactive: process.stdin.isTTY === true,
       json: !!flags.json,
+      workerHere: worker !== undefined,
       ...(display ? { display } : {}),
     }).finally(stopWarning);
     reportOutcome(outcome, workflowId, link, !!flags.json);

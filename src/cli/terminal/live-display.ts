@@ -56,8 +56,9 @@ export class LiveDisplay implements RunDisplay {
       case 'model_call':
         break;
       case 'attempt_restart':
+        // A retry after an attempt that showed nothing (a connection refused) has nothing to drop.
+        if (this.streaming.text) this.print(pc.yellow(`↻ model call retried (attempt ${event.attempt}); its partial text was dropped`));
         this.streaming.text = '';
-        this.print(pc.yellow(`↻ model call retried (attempt ${event.attempt}); its partial text was dropped`));
         break;
       case 'final':
         await this.printAnswer(event.text || this.streaming.text);

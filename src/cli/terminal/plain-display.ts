@@ -9,6 +9,8 @@ import type { RunDisplay } from './run-display';
  */
 export class PlainDisplay implements RunDisplay {
   private midLine = false;
+  /** Text of the current model call shown so far: a retry has something to drop only then. */
+  private attemptText = false;
   answerShown = false;
 
   constructor(private readonly write: (text: string) => void = (t) => process.stdout.write(t)) {}
@@ -18,11 +20,14 @@ export class PlainDisplay implements RunDisplay {
       this.write(event.delta);
       this.midLine = !event.delta.endsWith('\n');
       this.answerShown = true;
+      this.attemptText = true;
       return;
     }
     if (event.type === 'tool_call') this.answerShown = false;
+    if (event.type === 'model_call') this.attemptText = false;
     if (event.type === 'attempt_restart') {
-      this.note(pc.yellow(`↻ model call retried (attempt ${event.attempt}); the partial text above is dropped`));
+      if (this.attemptText) this.note(pc.yellow(`↻ model call retried (attempt ${event.attempt}); the partial text above is dropped`));
+      this.attemptText = false;
       return;
     }
     if (event.type === 'final') {
