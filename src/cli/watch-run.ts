@@ -23,21 +23,23 @@ export interface WatchOptions {
 export async function watchRun(client: Client, workflowId: string, options: WatchOptions): Promise<RunOutcome> {
   if (options.json) return watchAsJson(client, workflowId, options.fromOffset);
   const display = options.display ?? (await openDisplay());
-  const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>) => {
+  const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>, offset: number) => {
     if (!(await isPending(client, workflowId, event.requestId).catch(() => false))) return;
     // A subagent's question is answered in the subagent's own workflow.
     const target = event.workflowId ?? workflowId;
-    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event.requestId)));
+    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event)));
     display.pause();
-    await askInline(client, target, event).finally(() => display.resume());
+    // A subagent's decision is on its own stream: watched from its start, not from our offset.
+    const fromOffset = event.workflowId ? 0 : offset + 1;
+    await askInline(client, target, event, { fromOffset, followed: workflowId }).finally(() => display.resume());
   };
   try {
     await followRun(
       client,
       workflowId,
-      async (event) => {
+      async (event, offset) => {
         await display.event(event);
-        if (event.type === 'permission_request') await onPermission(event);
+        if (event.type === 'permission_request') await onPermission(event, offset);
       },
       {
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),

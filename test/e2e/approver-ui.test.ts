@@ -129,7 +129,7 @@ test('the inbox lists a waiting run; Approve in the inbox lets its write happen'
   await expect(item.innerText()).resolves.toContain('write_file approved.txt');
   await expect(item.innerText()).resolves.toContain('"content": "approved in the browser\\n"');
   await item.getByRole('button', { name: 'Approve', exact: true }).click();
-  await page.getByRole('status').getByText(`Allowed call_write in ${workflowId}.`).waitFor(WAIT);
+  await page.getByRole('status').getByText(new RegExp(`^Allowed [0-9a-f]{8}-1 in ${workflowId}\\.$`)).waitFor(WAIT);
   const result = await h.client.workflow.getHandle(workflowId).result();
   expect(result.text).toBe('Wrote approved.txt.');
   expect(readFileSync(path.join(workspace, 'approved.txt'), 'utf8')).toBe('approved in the browser\n');
@@ -206,7 +206,7 @@ test('what the agent wrote renders as text; a link from a webhook opens the run,
   const card = page.locator('#pending .card');
   await card.getByRole('textbox', { name: 'reason' }).fill('not in this repository');
   await card.getByRole('button', { name: 'Deny' }).click();
-  await page.getByRole('status').getByText(`Denied call_hostile in ${workflowId}.`).waitFor(WAIT);
+  await page.getByRole('status').getByText(new RegExp(`^Denied [0-9a-f]{8}-1 in ${workflowId}\\.$`)).waitFor(WAIT);
   const result = await h.client.workflow.getHandle(workflowId).result();
   expect(result.text).toBe('Denied, fine.');
   expect(existsSync(path.join(workspace, 'page.html'))).toBe(false);
@@ -244,7 +244,7 @@ test('without the token every request is 401; a foreign Host is 403; an answer w
   const otherOrigin = await context.request.post(answer, { form: { _csrf: csrf, requestId: 'call_guarded', decision: 'allow' }, headers: { origin: 'http://evil.example' } });
   expect(otherOrigin.status()).toBe(403);
   const handle = h.client.workflow.getHandle(workflowId);
-  expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.requestId)).toEqual(['call_guarded']);
+  expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.toolCallId)).toEqual(['call_guarded']);
 
   // The page's own forms are taken: a follow-up is queued, then Cancel ends the run.
   await page.getByRole('textbox', { name: 'follow-up' }).fill('Also check the README');
