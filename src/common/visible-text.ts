@@ -5,11 +5,13 @@
  * ones, the soft hyphen, tag characters U+E0000-U+E007F), every other default-ignorable code point
  * (U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0), line and
  * paragraph separators, every space but the plain one, the blank braille pattern U+2800 and
- * private-use characters (no font agrees on them). A command, path or tool input shown to a human
+ * private-use characters (no font agrees on them); a run of one is written once with its count. A command, path or tool input shown to a human
  * passes through here first, in the terminal and on the page alike, so that what they approve is
  * what runs.
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800]/gu;
+/** A run of one hidden character, written once with its count: 3,000 blanks cannot push a command's tail off the screen. */
+const RUN = /([\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800])\1{3,}/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', ' ': ' ' };
 
@@ -21,9 +23,16 @@ function escape(char: string): string {
   return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
-/** The text with every hidden character written out (`\x1b`, `\r`, `\u202e`, `\u{e0041}`); plain spaces stay. */
+/**
+ * The text with every hidden character written out (`\x1b`, `\r`, `\u202e`, `\u{e0041}`), a run of
+ * four or more of one written once with its count (`\u2800{×3000}`); plain spaces stay.
+ */
 export function visibleText(text: string): string {
-  return text.replace(HIDDEN, escape);
+  return writeOut(text, () => false);
+}
+
+function writeOut(text: string, kept: (char: string) => boolean): string {
+  return text.replace(RUN, (run: string, char: string) => (char === ' ' || kept(char) ? run : `${escape(char)}{×${[...run].length}}`)).replace(HIDDEN, (char) => (kept(char) ? char : escape(char)));
 }
 
 /** True when the text holds a character `visibleText` has to write out, other than newlines and tabs. */
@@ -39,7 +48,7 @@ export function visibleLines(text: string): string {
 
 /** `visibleText` for a page that keeps white space (`<pre>`): newlines and tabs stay, the rest is written out. */
 export function visibleBlock(text: string): string {
-  return text.replace(HIDDEN, (char) => (char === '\n' || char === '\t' ? char : escape(char)));
+  return writeOut(text, (char) => char === '\n' || char === '\t');
 }
 
 /** `hasHiddenCharacters` over every string (and key) of a tool's input. */
