@@ -195,7 +195,7 @@ test('what the agent wrote renders as text; a link from a webhook opens the run,
   const shown = await item.locator('pre.input').innerText();
   expect(shown).toContain('<script>window.__xss=3</script><img src=x onerror=\\"window.__xss=4\\">');
   // Control and bidi characters are written out, not obeyed.
-  expect(shown).toContain('\\x1b[31m red \\u202eevil');
+  expect(shown).toContain('\\u001b[31m red \\u202eevil');
   await page.screenshot({ path: path.join(ARTIFACTS, 'approver-ui-inbox-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'approver-ui-inbox-phone.png'), fullPage: true });
