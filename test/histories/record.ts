@@ -47,7 +47,7 @@ async function waitForPhase(handle: WorkflowHandle, phase: string): Promise<void
 }
 
 async function waitForPending(handle: WorkflowHandle): Promise<string> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
     const status = await handle.query(statusQuery);
     const first = status.pendingPermissions[0];
     if (first) return first.requestId;
@@ -58,7 +58,7 @@ async function waitForPending(handle: WorkflowHandle): Promise<string> {
 
 /** The request id of the question about tool call `toolCallId`, once it is asked. */
 async function waitForCall(handle: WorkflowHandle, toolCallId: string): Promise<string> {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
     const asked = (await handle.query(statusQuery)).pendingPermissions.find((p) => p.toolCallId === toolCallId);
     if (asked) return asked.requestId;
     await new Promise((r) => setTimeout(r, 100));
