@@ -37,7 +37,7 @@ export function syntheticRun(steps: number): RunView {
     phase: 'awaiting_approval',
     iteration: steps,
     maxIterations: 600,
-    pendingPermissions: [{ requestId: 'call_write', tool: 'write_file', input: { file_path: 'summary.md', content: 'done\n' }, requestedAt: new Date().toISOString(), deadline: new Date(Date.now() + 900_000).toISOString() }],
+    pendingPermissions: [{ requestId: '5e1f0a2b-1', toolCallId: 'call_write', tool: 'write_file', input: { file_path: 'summary.md', content: 'done\n' }, requestedAt: new Date().toISOString(), deadline: new Date(Date.now() + 900_000).toISOString() }],
     backgroundJobs: [],
     usage: { inputTokens: steps * 900, outputTokens: steps * 40 },
     model: 'bench-model',

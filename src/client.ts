@@ -28,6 +28,7 @@ import { EXIT } from './cli/run-outcome';
 import { UsageError } from './cli/run-input';
 import { packageVersion } from './cli/package-version';
 import { notFoundMessage } from './cli/not-found';
+import { LeftRunning } from './cli/left-running';
 import { runWorker } from './worker';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -130,6 +131,7 @@ Examples:
       .argument('<workflowId>', 'the run')
       .argument('[requestId]', 'the request (default: the one the run waits on)')
       .option('-r, --reason <text>', 'why, recorded in the run')
+      .option('--digest <sha256>', 'answer only if the question\'s input is the one with this digest (a webhook\'s commands carry it)')
       .option('--json', 'print JSON');
     if (decision === 'allow') {
       command
@@ -141,12 +143,14 @@ Examples:
       .addHelpText(
         'after',
         `
-The request id is the id of the tool call it gates (bareagent status lists them). An unknown or
-already decided request is refused (exit 2).
+The request id is the run's own id for the question (bareagent status lists them), never reused.
+The question is shown first (on stderr, whole), and the answer holds only for that input: asked
+again since, or about another input than --digest names, it is refused (exit 2), as is an unknown
+or already decided request.
 
 Examples:
   bareagent ${name} fix-1
-  bareagent ${name} fix-1 call_abc --reason "${decision === 'allow' ? 'fine on this branch' : 'not on main'}"${decision === 'allow' ? `
+  bareagent ${name} fix-1 3f9a2b1c-1 --reason "${decision === 'allow' ? 'fine on this branch' : 'not on main'}"${decision === 'allow' ? `
   bareagent approve fix-1 --always --rule "bash(npm test*)"   # and every later npm test of this run` : ''}`,
       )
       .action((workflowId: string, requestId: string | undefined, flags) => set(decideCommand(decision, workflowId, requestId, flags)));
@@ -211,6 +215,8 @@ main(process.argv)
   .catch((err: unknown) => {
     // Commander printed the message (or the help) already.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
+    // Ctrl-C at a question: the lines printed say how to reach the run, which goes on.
+    if (err instanceof LeftRunning) process.exit(130);
     if (err instanceof PreflightError) console.error(err.message);
     else if (err instanceof WorkflowNotFoundError) console.error(pc.red(notFoundMessage(err)));
     else if (err instanceof UsageError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));

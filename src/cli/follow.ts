@@ -2,6 +2,7 @@ import { eventsQuery } from '../common/contract';
 import type { Client } from '@temporalio/client';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
+import { LeftRunning } from './left-running';
 import { queryRun } from './query-run';
 
 /** The events from an offset on, once the run closed: by default through a query any worker (or our own) answers. */
@@ -31,7 +32,8 @@ export async function followRun(
       }
       break;
     } catch (err) {
-      if ((err as Error).name === 'WorkflowNotFoundError') throw err;
+      // Not found, or the user left a question with Ctrl-C: nothing to reconnect to.
+      if ((err as Error).name === 'WorkflowNotFoundError' || err instanceof LeftRunning) throw err;
       options.onReconnect?.(err as Error);
       await new Promise((r) => setTimeout(r, 1000));
     }

@@ -26,14 +26,17 @@ export interface WatchOptions {
 export async function watchRun(client: Client, workflowId: string, options: WatchOptions): Promise<RunOutcome> {
   if (options.json) return watchAsJson(client, workflowId, options.fromOffset);
   const display = options.display ?? (await openDisplay());
-  const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>) => {
+  const onPermission = async (event: Extract<RunEvent, { type: 'permission_request' }>, offset: number) => {
     if (!(await isPending(client, workflowId, event.requestId).catch(() => false))) return;
     // A subagent's question is answered in the subagent's own workflow.
     const target = event.workflowId ?? workflowId;
-    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event.requestId)));
+    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event)));
     display.pause();
+    // A subagent's decision is on its own stream: watched from its start, not from our offset.
+    const fromOffset = event.workflowId ? 0 : offset + 1;
+    // The question handles its own Ctrl-C (it leaves the run waiting and says how to answer).
     interrupt.suspend();
-    await askInline(client, target, event).finally(() => {
+    await askInline(client, target, event, { fromOffset, followed: workflowId }).finally(() => {
       interrupt.resume();
       display.resume();
     });
@@ -49,9 +52,9 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
     await followRun(
       client,
       workflowId,
-      async (event) => {
+      async (event, offset) => {
         await display.event(event);
-        if (event.type === 'permission_request') await onPermission(event);
+        if (event.type === 'permission_request') await onPermission(event, offset);
       },
       {
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),

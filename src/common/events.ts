@@ -13,8 +13,8 @@ export type RunEvent =
   | { type: 'attempt_restart'; step: number; attempt: number }
   | { type: 'status'; step: number; message: string }
   | { type: 'tool_result'; step: number; id: string; name: string; isError: boolean; preview: string }
-  | { type: 'permission_request'; step: number; requestId: string; tool: string; input: unknown; deadline: string; workflowId?: string }
-  | { type: 'permission_decided'; step: number; requestId: string; decision: 'allow' | 'deny'; reason: string; rule?: string }
+  | { type: 'permission_request'; step: number; requestId: string; toolCallId: string; tool: string; input: unknown; deadline: string; workflowId?: string }
+  | { type: 'permission_decided'; step: number; requestId: string; toolCallId: string; decision: 'allow' | 'deny'; reason: string; rule?: string }
   | { type: 'notification'; step: number; text: string }
   | { type: 'job_started'; step: number; taskId: string; kind: 'command' | 'subagent'; description: string }
   | { type: 'step'; record: unknown }

@@ -13,9 +13,14 @@ export type NotifyInput = z.infer<typeof NotifyInput>;
 export interface HumanNeeded {
   type: 'permission_request';
   workflowId: string;
+  /** The runtime's own id for the question (never reused); `toolCallId` is the model's. */
   requestId: string;
+  toolCallId: string;
   tool: string;
+  /** A summary, cut at 500 characters: `bareagent approve` shows the whole input before it answers. */
   inputSummary: string;
+  /** `inputDigest(tool, input)`: the commands below carry it, so they answer this input only. */
+  inputDigest: string;
   requestedAt: string;
   deadline: string;
   commands: { approve: string; approveAlways: string; deny: string; signal: string };

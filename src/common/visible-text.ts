@@ -1,11 +1,17 @@
 /**
- * What a terminal would hide or rewrite: C0 and C1 controls (ESC starts the sequences that erase a
- * line or move the cursor, CR returns to its start), DEL, format characters (the bidi overrides
- * and isolates that reorder what is shown, zero-width ones), line and paragraph separators, and
- * every space but the plain one. A command, path or tool input shown to a human passes through
- * `visibleText` first, so that what they approve is what runs.
+ * What a terminal or a browser would hide, rewrite or show as blank: C0 and C1 controls (ESC
+ * starts the sequences that erase a line or move the cursor, CR returns to its start), DEL,
+ * format characters (the bidi overrides, isolates and U+061C that reorder what is shown, zero-width
+ * ones, the soft hyphen, tag characters U+E0000-U+E007F), every other default-ignorable code point
+ * (U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0), line and
+ * paragraph separators, every space but the plain one, the blank braille pattern U+2800 and
+ * private-use characters (no font agrees on them); a run of one is written once with its count. A command, path or tool input shown to a human
+ * passes through here first, in the terminal and on the page alike, so that what they approve is
+ * what runs.
  */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}]/gu;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800]/gu;
+/** A run of one hidden character, written once with its count: 3,000 blanks cannot push a command's tail off the screen. */
+const RUN = /([\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800])\1{3,}/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', ' ': ' ' };
 
@@ -13,12 +19,20 @@ function escape(char: string): string {
   const named = NAMED[char];
   if (named !== undefined) return named;
   const code = char.codePointAt(0) ?? 0;
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\u{${code.toString(16)}}`;
 }
 
-/** The text with every hidden character written out (`\x1b`, `\r`, `\u202e`); plain spaces stay. */
+/**
+ * The text with every hidden character written out (`\x1b`, `\r`, `\u202e`, `\u{e0041}`), a run of
+ * four or more of one written once with its count (`\u2800{×3000}`); plain spaces stay.
+ */
 export function visibleText(text: string): string {
-  return text.replace(HIDDEN, escape);
+  return writeOut(text, () => false);
+}
+
+function writeOut(text: string, kept: (char: string) => boolean): string {
+  return text.replace(RUN, (run: string, char: string) => (char === ' ' || kept(char) ? run : `${escape(char)}{×${[...run].length}}`)).replace(HIDDEN, (char) => (kept(char) ? char : escape(char)));
 }
 
 /** True when the text holds a character `visibleText` has to write out, other than newlines and tabs. */
@@ -32,6 +46,11 @@ export function visibleLines(text: string): string {
   return text.split('\n').map(visibleText).join('\n');
 }
 
+/** `visibleText` for a page that keeps white space (`<pre>`): newlines and tabs stay, the rest is written out. */
+export function visibleBlock(text: string): string {
+  return writeOut(text, (char) => char === '\n' || char === '\t');
+}
+
 /** `hasHiddenCharacters` over every string (and key) of a tool's input. */
 export function inputHasHiddenCharacters(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return hasHiddenCharacters(value);
@@ -39,3 +58,6 @@ export function inputHasHiddenCharacters(value: unknown, depth = 0): boolean {
   const entries = Array.isArray(value) ? value.map((item) => ['', item] as const) : Object.entries(value);
   return entries.some(([key, item]) => hasHiddenCharacters(key) || inputHasHiddenCharacters(item, depth + 1));
 }
+
+/** The one warning shown beside a question whose tool or input holds such characters, in the terminal and on the page. */
+export const HIDDEN_WARNING = '⚠ contains hidden or blank-looking characters (shown escaped)';

@@ -8,12 +8,15 @@ import type { SandboxKind } from './sandbox';
 /**
  * Argument of the `permissionDecision` signal and the `decidePermission` update. `allow_always`
  * allows this call and adds an allow rule for the rest of the run: `rule`, or one derived from the call.
+ * `inputDigest` (`inputDigest(tool, input)` of what the approver was shown): the answer holds only if
+ * the question's tool and input are exactly that; without it, the request id alone decides.
  */
 export const PermissionDecisionInput = z
   .strictObject({
     requestId: z.string().min(1),
     decision: z.enum(['allow', 'deny', 'allow_always']),
     reason: z.string().optional(),
+    inputDigest: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be 64 lowercase hex digits (SHA-256)' }).optional(),
     rule: z.string().refine(isValidRule, { message: 'must be tool, tool(argument) or tool(prefix*)' }).optional(),
   })
   .refine((input) => input.rule === undefined || input.decision === 'allow_always', {

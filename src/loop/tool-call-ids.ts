@@ -1,8 +1,8 @@
 import type { ToolCall } from '../common/messages';
 
 /**
- * A permission request is answered by its tool call's id, so every call of a reply needs an id of
- * its own: an empty id could never be answered, and two calls sharing one would share an answer.
+ * A tool result is matched to its call by the call's id, so every call of a reply needs an id of
+ * its own: an empty id matches nothing, and two calls sharing one would share a result.
  * Such calls get `call_<step>_<n>` (n counting from 1), made unique against the reply's other ids.
  */
 export function uniqueToolCallIds(calls: readonly ToolCall[], step: number): ToolCall[] {

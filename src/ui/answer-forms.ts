@@ -1,4 +1,6 @@
 import { toolSummary } from '../common/tool-schemas';
+import { HIDDEN_WARNING, hasHiddenCharacters, inputHasHiddenCharacters } from '../common/visible-text';
+import { inputDigest } from '../loop/input-digest';
 import { sessionRuleFor } from '../loop/session-rules';
 import { CSRF_FIELD } from './access';
 import { slug } from './conversation';
@@ -23,19 +25,31 @@ function until(deadline: string, now = Date.now()): string {
 const csrfField = (csrf: string) => h`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 export const runPath = (workflowId: string) => `/runs/${encodeURIComponent(workflowId)}`;
 
+const SUMMARY_CHARS = 200;
+
 /**
  * A question with its answers, one click each: approve, allow for the rest of the run, deny
- * (with an optional reason). The tool input is shown whole, escaped, its hidden characters written out.
+ * (with an optional reason). The tool input is shown whole, escaped, its hidden characters written
+ * out, in a box that grows with it (no scroll box can hide a tail); a summary that does not hold
+ * the whole argument says so. The answer carries the digest of the input shown, so it cannot
+ * approve another question.
  */
 export function questionCard(runId: string, question: Question, csrf: string): Html {
   const rule = sessionRuleFor(question.tool, question.input);
+  const summary = toolSummary(question.tool, question.input, SUMMARY_CHARS);
+  const whole = toolSummary(question.tool, question.input, Number.MAX_SAFE_INTEGER);
+  const hidden = inputHasHiddenCharacters(question.input) || hasHiddenCharacters(question.tool);
+  const inputText = visibleJson(question.input);
   const when = [question.requestedAt ? `asked ${age(question.requestedAt)} ago` : '', question.deadline ? `denied unanswered ${until(question.deadline)} (${question.deadline})` : ''].filter(Boolean).join(' · ');
   return h`<div class="card" id="p-${slug(question.requestId)}">
-<div class="question">Allow <code>${visible(toolSummary(question.tool, question.input, 200))}</code>?</div>
-<pre class="input">${visibleJson(question.input)}</pre>
+<div class="question">Allow <code>${visible(summary)}</code>?</div>
+${hidden ? h`<div class="warning">${HIDDEN_WARNING}</div>` : ''}
+${summary !== whole ? h`<div class="warning">⚠ the line above is cut: the input is ${inputText.length} characters, all of them below</div>` : ''}
+<pre class="input">${inputText}</pre>
 <div class="meta">${when}${question.answerIn ? h` · asked by subagent ${question.answerIn}` : ''} · request ${visible(question.requestId)}</div>
 <form method="post" action="${runPath(runId)}/answer" class="answer">${csrfField(csrf)}
 <input type="hidden" name="requestId" value="${question.requestId}">
+<input type="hidden" name="inputDigest" value="${inputDigest(question.tool, question.input)}">
 <button name="decision" value="allow" class="allow">Approve</button>
 ${rule ? h`<button name="decision" value="allow_always" class="always" title="also allow ${visible(rule)} for the rest of the run">Allow ${visible(rule)} for this run</button>` : ''}
 <input name="reason" placeholder="reason (optional)" maxlength="500" aria-label="reason">

@@ -32,6 +32,7 @@ export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: str
       const decision = form.decision;
       const requestId = String(form.requestId ?? '');
       const reason = String(form.reason ?? '').trim();
+      const digest = String(form.inputDigest ?? '');
       // The run says which workflow asks (a subagent's question is answered there), never the form.
       const status = await queryRun(client, id, statusQuery);
       const pending = status.pendingPermissions.find((p) => p.requestId === requestId);
@@ -39,6 +40,8 @@ export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: str
       const parsed = PermissionDecisionInput.safeParse({
         requestId,
         decision,
+        // The card carries the digest of the input it showed: the run refuses it for any other.
+        ...(digest ? { inputDigest: digest } : {}),
         reason: reason ? `${reason} (in the approvers' page)` : `${decision === 'deny' ? 'denied' : 'allowed'} in the approvers' page`,
       });
       if (!parsed.success) throw new Refused(`decision: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

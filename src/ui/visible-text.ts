@@ -1,13 +1,10 @@
-/**
- * Text as the approver must see it: control characters, bidi overrides and zero-width characters
- * written out (`\u001b`, `\u202e`), so a command cannot hide part of itself or reorder what is
- * shown. Newlines and tabs stay (the page keeps white space). HTML escaping is the template's.
- */
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+import { visibleBlock } from '../common/visible-text';
 
-export function visible(text: string): string {
-  return text.replace(HIDDEN, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Text as the approver must see it: the CLI's own escaping (`src/common/visible-text.ts`), with
+ * newlines and tabs kept (the page keeps white space). HTML escaping is the template's.
+ */
+export const visible = visibleBlock;
 
 /** A tool input as shown for approval: JSON, indented, every string's characters made visible. */
 export function visibleJson(value: unknown): string {

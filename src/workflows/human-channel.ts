@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
 import type { RunEvent } from '../common/events';
 import type { AgentRunConfig } from '../common/input';
 import type { ChildPermission } from '../common/jobs';
@@ -35,6 +35,8 @@ export interface HumanChannelContext {
  */
 export class HumanChannel {
   private readonly gate: PermissionGate;
+  /** Questions asked in this run: with the run id's tail, the request id (see PendingPermission). */
+  private asked = 0;
 
   constructor(private readonly context: HumanChannelContext) {
     this.gate = new PermissionGate(context.blankDerivesNone);
@@ -61,7 +63,8 @@ export class HumanChannel {
     const timeoutMs = durationToMs(config.approvalTimeout);
     const now = Date.now();
     const request: PendingPermission = {
-      requestId: call.id,
+      requestId: this.nextRequestId(),
+      toolCallId: call.id,
       tool: call.name,
       input,
       requestedAt: new Date(now).toISOString(),
@@ -82,7 +85,8 @@ export class HumanChannel {
     publish({
       type: 'permission_decided',
       step: this.context.step(),
-      requestId: call.id,
+      requestId: request.requestId,
+      toolCallId: call.id,
       decision: answer.allowed ? 'allow' : 'deny',
       reason: answer.timedOut ? `timed out after ${config.approvalTimeout}: denied (fail closed)` : answer.reason,
       ...(answer.rule ? { rule: answer.rule } : {}),
@@ -103,11 +107,20 @@ export class HumanChannel {
       type: 'permission_request',
       step: this.context.step(),
       requestId: question.requestId,
+      toolCallId: question.toolCallId,
       tool: question.tool,
       input: question.input,
       deadline: question.deadline,
       workflowId: question.workflowId,
     });
+  }
+
+  /**
+   * The run id changes with every continue-as-new, fork and reset, so its tail and a counter never
+   * repeat in one workflow. The tail, not the head: a time-ordered (v7) run id starts with the clock.
+   */
+  private nextRequestId(): string {
+    return `${workflowInfo().runId.replace(/-/g, '').slice(-8)}-${++this.asked}`;
   }
 
   /** A subagent's question is mirrored in its parent's status. */

@@ -2,27 +2,35 @@ import { CancellationScope, isCancellation, patched } from '@temporalio/workflow
 import type { AgentRunConfig } from '../common/input';
 import type { HumanNeeded } from '../common/notify';
 import { toolSummary } from '../common/tool-schemas';
+import { inputDigest } from '../loop/input-digest';
 import type { PendingPermission } from '../common/wire';
 import { notifying } from './activity-proxies';
 import { NOTIFY_HUMAN } from './patches';
 import { describeActivityFailure } from './failures';
 
-/** The webhook payload for an open request: what it is and how to answer it. */
+/**
+ * The webhook payload for an open request: what it is and how to answer it. Each command carries
+ * the digest of the input: it answers this question only, even if pasted after another was asked.
+ */
 export function humanNeeded(workflowId: string, request: PendingPermission): HumanNeeded {
+  const digest = inputDigest(request.tool, request.input);
   const id = `${workflowId} ${request.requestId}`;
+  const pinned = `${id} --digest ${digest}`;
   return {
     type: 'permission_request',
     workflowId,
     requestId: request.requestId,
+    toolCallId: request.toolCallId,
     tool: request.tool,
+    inputDigest: digest,
     inputSummary: toolSummary(request.tool, request.input, 500),
     requestedAt: request.requestedAt,
     deadline: request.deadline,
     commands: {
-      approve: `bareagent approve ${id}`,
-      approveAlways: `bareagent approve ${id} --always`,
-      deny: `bareagent deny ${id}`,
-      signal: `temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${JSON.stringify({ requestId: request.requestId, decision: 'allow' })}'`,
+      approve: `bareagent approve ${pinned}`,
+      approveAlways: `bareagent approve ${pinned} --always`,
+      deny: `bareagent deny ${pinned}`,
+      signal: `temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${JSON.stringify({ requestId: request.requestId, decision: 'allow', inputDigest: digest })}'`,
     },
   };
 }

@@ -2,6 +2,7 @@ import { WORKSPACE_SETTINGS_TOOL } from '../common/workspace-settings';
 import { ApplicationFailure, condition, log, setHandler } from '@temporalio/workflow';
 import { PermissionDecisionInput, type PendingPermission, type PermissionDecisionResult } from '../common/wire';
 import { describeIssues } from '../common/input';
+import { inputDigest } from '../loop/input-digest';
 import { sessionRuleFor } from '../loop/session-rules';
 import { decidePermissionUpdate, permissionDecisionSignal } from '../common/contract';
 
@@ -14,16 +15,17 @@ export interface HumanAnswer {
 }
 
 /**
- * The human channel: pending requests by id (= the tool call's id), answered by the
- * `permissionDecision` signal or the `decidePermission` update. A request nobody answers
- * before its deadline is denied: fail closed.
+ * The human channel: pending requests by the runtime's own id (never the tool call's, which a
+ * model may repeat), answered by the `permissionDecision` signal or the `decidePermission`
+ * update. An answer that carries the digest of another input than the question's is refused.
+ * A request nobody answers before its deadline is denied: fail closed.
  */
 export class PermissionGate {
   private readonly pending = new Map<string, PendingPermission>();
   private readonly answers = new Map<string, PermissionDecisionInput>();
   private readonly decided = new Set<string>();
+  private readonly digests = new Map<string, string>();
 
-  /** An answer holds for its own request only, so a provider that reuses a call id is asked again. */
   constructor(
     /** See sessionRuleFor: false only for runs recorded before a blank argument derived no rule. */
     private readonly blankDerivesNone = true,
@@ -50,9 +52,8 @@ export class PermissionGate {
   }
 
   async ask(request: PendingPermission, timeoutMs: number): Promise<HumanAnswer> {
-    // A new question under an id asked before (a provider reusing call ids) starts undecided.
-    this.decided.delete(request.requestId);
     this.pending.set(request.requestId, request);
+    this.digests.set(request.requestId, inputDigest(request.tool, request.input));
     try {
       const answered = await condition(() => this.answers.has(request.requestId), timeoutMs);
       if (!answered) {
@@ -69,6 +70,7 @@ export class PermissionGate {
     } finally {
       this.pending.delete(request.requestId);
       this.answers.delete(request.requestId);
+      this.digests.delete(request.requestId);
     }
   }
 
@@ -91,6 +93,10 @@ export class PermissionGate {
     const { requestId } = parsed.data;
     if (this.decided.has(requestId)) return `permission request ${requestId} was already decided`;
     if (!this.pending.has(requestId)) return `no pending permission request with id ${requestId}`;
+    const { inputDigest: shown } = parsed.data;
+    if (shown !== undefined && shown !== this.digests.get(requestId)) {
+      return `permission request ${requestId} asks about another input than the one shown (inputDigest ${shown} does not match): read the question again`;
+    }
     // The run-start question about workspace settings is allowed once: "always" means allow, and derives no rule.
     const settingsQuestion = this.pending.get(requestId)?.tool === WORKSPACE_SETTINGS_TOOL;
     if (parsed.data.decision === 'allow_always' && !parsed.data.rule && !settingsQuestion && !this.derivedRule(requestId)) {

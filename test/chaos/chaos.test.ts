@@ -21,7 +21,7 @@ import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { restartableServer, type RestartableServer } from '../support/restartable-server';
 import { readTestEnv } from '../support/test-env';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { callsOfRound, chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from './chaos-model';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
@@ -313,7 +313,7 @@ describe('the server stopped and started again (persistent SQLite, or PostgreSQL
     const human = await h.start({ prompt: 'ask me', model: 'human', workspace: humanWs });
     const timer = await h.start({ prompt: 'time out', model: 'timer', workspace: timerWs, approvalTimeout: '20s' });
     await waitFor(async () => (readFileSync(path.join(slowWs, 'calls.log'), 'utf8').includes('begun') ? true : undefined), 'the slow tool to start');
-    await pendingRequest(human, 'ask');
+    const asked = await requestIdFor(human, 'ask');
     await pendingRequest(timer, 'wait');
     await waitFor(async () => (h.model.requestsFor('slow-model').length ? true : undefined), 'the slow model call');
 
@@ -326,7 +326,7 @@ describe('the server stopped and started again (persistent SQLite, or PostgreSQL
     const downMs = Date.now() - stoppedAt;
 
     // The human answers after the restart.
-    await waitFor(() => human.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] }), 'the update after the restart', 60_000);
+    await waitFor(() => human.executeUpdate(decidePermissionUpdate, { args: [{ requestId: asked, decision: 'allow' }] }), 'the update after the restart', 60_000);
     const workerExitedWhileDown = worker.child.exitCode !== null;
     if (workerExitedWhileDown) worker = await WorkerProcess.start(h);
 

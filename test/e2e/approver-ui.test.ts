@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
-import { statusQuery } from '../../src/common/contract';
+import { decidePermissionUpdate, statusQuery } from '../../src/common/contract';
 import { startApproverUi, type ApproverUi } from '../support/approver-ui';
 import { cliEnv } from '../support/cli';
 import { Harness } from '../support/harness';
@@ -21,6 +21,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.resolve(__dirname, '../../artifacts');
 const WAIT = { timeout: 20_000 };
+// 3,000 blank braille patterns push the tail past any fixed box; the tail also hides a bidi mark, a soft hyphen and a tag character.
+const PADDED = `ls -la${'\u2800'.repeat(3000)}; echo PWNED > proof #\u061c\u00ad\u{e0041}`;
 const HOSTILE_CONTENT = '<script>window.__xss=3</script><img src=x onerror="window.__xss=4">\u001b[31m red \u202eevil';
 
 let h: Harness;
@@ -51,6 +53,15 @@ beforeAll(async () => {
         chunks: ['Counting slowly: ', 'one ', 'two ', 'three ', 'four ', 'five ', 'six ', 'seven ', 'eight'],
         chunkDelayMs: 1000,
       },
+    ],
+    'ui-padded': [
+      { toolCalls: [{ id: 'call_pad', name: 'bash', arguments: { command: PADDED } }] },
+      { text: 'Padded, denied.' },
+    ],
+    'ui-stale': [
+      { toolCalls: [{ id: 'X', name: 'bash', arguments: { command: 'mkdir -p build' } }] },
+      { toolCalls: [{ id: 'X', name: 'bash', arguments: { command: 'echo PWNED > proof' } }] },
+      { text: 'Stale, refused.' },
     ],
     'ui-hostile': [
       {
@@ -129,7 +140,7 @@ test('the inbox lists a waiting run; Approve in the inbox lets its write happen'
   await expect(item.innerText()).resolves.toContain('write_file approved.txt');
   await expect(item.innerText()).resolves.toContain('"content": "approved in the browser\\n"');
   await item.getByRole('button', { name: 'Approve', exact: true }).click();
-  await page.getByRole('status').getByText(`Allowed call_write in ${workflowId}.`).waitFor(WAIT);
+  await page.getByRole('status').getByText(new RegExp(`^Allowed [0-9a-f]{8}-1 in ${workflowId}\\.$`)).waitFor(WAIT);
   const result = await h.client.workflow.getHandle(workflowId).result();
   expect(result.text).toBe('Wrote approved.txt.');
   expect(readFileSync(path.join(workspace, 'approved.txt'), 'utf8')).toBe('approved in the browser\n');
@@ -206,7 +217,7 @@ test('what the agent wrote renders as text; a link from a webhook opens the run,
   const card = page.locator('#pending .card');
   await card.getByRole('textbox', { name: 'reason' }).fill('not in this repository');
   await card.getByRole('button', { name: 'Deny' }).click();
-  await page.getByRole('status').getByText(`Denied call_hostile in ${workflowId}.`).waitFor(WAIT);
+  await page.getByRole('status').getByText(new RegExp(`^Denied [0-9a-f]{8}-1 in ${workflowId}\\.$`)).waitFor(WAIT);
   const result = await h.client.workflow.getHandle(workflowId).result();
   expect(result.text).toBe('Denied, fine.');
   expect(existsSync(path.join(workspace, 'page.html'))).toBe(false);
@@ -244,7 +255,7 @@ test('without the token every request is 401; a foreign Host is 403; an answer w
   const otherOrigin = await context.request.post(answer, { form: { _csrf: csrf, requestId: 'call_guarded', decision: 'allow' }, headers: { origin: 'http://evil.example' } });
   expect(otherOrigin.status()).toBe(403);
   const handle = h.client.workflow.getHandle(workflowId);
-  expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.requestId)).toEqual(['call_guarded']);
+  expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.toolCallId)).toEqual(['call_guarded']);
 
   // The page's own forms are taken: a follow-up is queued, then Cancel ends the run.
   await page.getByRole('textbox', { name: 'follow-up' }).fill('Also check the README');
@@ -294,3 +305,65 @@ function statusWithHost(url: string, host: string): Promise<number> {
     }).on('error', reject);
   });
 }
+
+test('a command padded with 3,000 blanks shows its tail on the card, in a box that does not scroll, flagged', async () => {
+  const workspace = h.workspace();
+  const workflowId = await waitingRun('ui-padded', workspace);
+  const page = await newPage(390);
+  await page.goto(`${ui.url}/runs/${workflowId}`);
+  const card = page.locator('#pending .card');
+  const input = card.locator('pre.input');
+  const shown = await input.innerText();
+  expect(shown).toContain('ls -la\\u2800{×3000}; echo PWNED > proof #\\u061c\\xad\\u{e0041}');
+  await card.getByText('⚠ contains hidden or blank-looking characters (shown escaped)').waitFor(WAIT);
+  // Nothing of the input is below a scroll edge: the box is as tall as its text.
+  const box = await input.evaluate((el) => {
+    const style = (globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string; maxHeight: string } }).getComputedStyle(el);
+    return { scroll: el.scrollHeight, client: el.clientHeight, overflow: style.overflowY, maxHeight: style.maxHeight };
+  });
+  expect(box).toMatchObject({ overflow: 'visible', maxHeight: 'none' });
+  expect(box.scroll).toBeLessThanOrEqual(box.client + 1);
+  await card.getByText(/; echo PWNED > proof/).last().scrollIntoViewIfNeeded();
+  expect(await card.getByText(/; echo PWNED > proof/).last().isVisible()).toBe(true);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'approver-ui-padded-phone.png'), fullPage: true });
+  await card.getByRole('button', { name: 'Deny' }).click();
+  await page.getByRole('status').getByText(/^Denied /).waitFor(WAIT);
+  expect((await h.client.workflow.getHandle(workflowId).result()).text).toBe('Padded, denied.');
+  expect(existsSync(path.join(workspace, 'proof'))).toBe(false);
+  await page.close();
+});
+
+test('a card shown before the question was decided and asked again under the same call id cannot approve the new call', async () => {
+  const workspace = h.workspace();
+  const workflowId = await waitingRun('ui-stale', workspace);
+  const handle = h.client.workflow.getHandle(workflowId);
+  // The first approver's inbox shows `mkdir -p build`; the inbox is not live, so the card stays as it was shown.
+  const page = await newPage();
+  await page.goto(`${ui.url}/`);
+  const item = inboxItem(page, workflowId);
+  await item.waitFor(WAIT);
+  await expect(item.locator('pre.input').innerText()).resolves.toContain('mkdir -p build');
+  const form = item.locator('form.answer');
+  const stale = { requestId: await form.locator('input[name=requestId]').inputValue(), inputDigest: await form.locator('input[name=inputDigest]').inputValue(), csrf: await form.locator('input[name=_csrf]').inputValue() };
+  // A second approver denies it; the model asks again under the same call id.
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: stale.requestId, decision: 'deny' }] });
+  const reasked = await waitFor(async () => (await handle.query(statusQuery)).pendingPermissions.find((p) => p.requestId !== stale.requestId), 'the question asked again');
+  expect(reasked).toMatchObject({ toolCallId: 'X', input: { command: 'echo PWNED > proof' } });
+
+  // The first approver's click on the card it was shown.
+  await item.getByRole('button', { name: 'Approve', exact: true }).click();
+  await page.getByRole('status').getByText(/not waiting on request/).waitFor(WAIT);
+  // The same card's digest sent with the new request id: refused by the run itself.
+  const forged = await context.request.post(`${ui.url}/runs/${workflowId}/answer`, {
+    form: { _csrf: stale.csrf, requestId: reasked.requestId, inputDigest: stale.inputDigest, decision: 'allow' },
+    headers: { origin: ui.url },
+  });
+  expect(forged.status()).toBe(409);
+  expect(await forged.text()).toContain('asks about another input than the one shown');
+  expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.requestId)).toEqual([reasked.requestId]);
+  expect(existsSync(path.join(workspace, 'proof'))).toBe(false);
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: reasked.requestId, decision: 'deny' }] });
+  expect((await handle.result()).text).toBe('Stale, refused.');
+  expect(existsSync(path.join(workspace, 'proof'))).toBe(false);
+  await page.close();
+});

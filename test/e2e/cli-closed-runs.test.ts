@@ -124,6 +124,6 @@ test('status answers for an open run whose worker stopped a moment ago (its poll
   const status = await runCli(['status', open.workflowId, '--json'], env);
   console.log(`status of an open run, worker gone: ${Date.now() - started} ms`);
   expect(status.stderr).toBe('');
-  expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: open.workflowId, pendingPermissions: [{ requestId: 'call_rm' }] });
+  expect(JSON.parse(status.stdout)).toMatchObject({ workflowId: open.workflowId, pendingPermissions: [{ toolCallId: 'call_rm' }] });
   await open.terminate('test over');
 });

@@ -5,7 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { type Harness } from '../support/harness';
 import { cliHarness, runCli } from '../support/cli';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { decidePermissionUpdate, stepsQuery } from '../../src/common/contract';
 
 /**
@@ -56,12 +56,13 @@ test('follow streams a run started elsewhere while it works, and replays it from
     if (out.includes(`bareagent approve ${handle.workflowId}`)) asked?.();
   });
   await question;
-  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'call_rm', decision: 'allow' }] });
+  const requestId = await requestIdFor(handle, 'call_rm');
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId, decision: 'allow' }] });
   const followed = await following;
   expect(followed.code).toBe(0);
   expect(followed.stdout).toContain('Let me clean up.');
   expect(followed.stdout).toContain('⏺ bash rm -rf build');
-  expect(followed.stdout).toContain(`bareagent approve ${handle.workflowId} call_rm`);
+  expect(followed.stdout).toContain(`bareagent approve ${handle.workflowId} ${requestId}`);
   expect(followed.stdout).toContain('FOLLOW streamed answer.');
   expect(followed.stderr).toContain('done in 2 iteration(s)');
 

@@ -22,7 +22,7 @@ test('run without a terminal says how to answer; approve from another shell lets
   let announced: (() => void) | undefined;
   const instructions = new Promise<void>((resolve) => (announced = resolve));
   const run = runCli(['run', 'remove the build folder', '--model', 'cli-approve', '--workspace', workspace, '--id', 'cli-approve-1'], env, (out) => {
-    if (out.includes('bareagent approve cli-approve-1 call_rm')) announced?.();
+    if (/bareagent approve cli-approve-1 [0-9a-f]{8}-1/.test(out)) announced?.();
   });
   await instructions;
   const status = await runCli(['status'], env);
@@ -30,7 +30,9 @@ test('run without a terminal says how to answer; approve from another shell lets
   expect(status.stdout).toContain('bash rm -rf build');
   const approve = await runCli(['approve', 'cli-approve-1'], env);
   expect(approve).toMatchObject({ code: 0 });
-  expect(approve.stdout).toContain('allowed call_rm in cli-approve-1');
+  // It shows the question it answers, whole, before it answers.
+  expect(approve.stderr).toContain('Allow bash(rm -rf build)?');
+  expect(approve.stdout).toMatch(/allowed [0-9a-f]{8}-1 in cli-approve-1/);
   const finished = await run;
   expect(finished.code).toBe(0);
   expect(finished.stdout).toContain('⏺ bash rm -rf build');
@@ -50,12 +52,12 @@ test('deny from another shell, with a reason; a second answer is refused with a 
     { text: 'Not pushed.' },
   ]);
   const handle = await h.start({ prompt: 'push', model: 'cli-deny', workspace: h.workspace() }, 'cli-deny-1');
-  await pendingRequest(handle);
-  expect(await runCli(['deny', 'cli-deny-1', 'call_push', '--reason', 'never force-push'], env)).toMatchObject({ code: 0 });
+  const push = await pendingRequest(handle, 'call_push');
+  expect(await runCli(['deny', 'cli-deny-1', push.requestId, '--reason', 'never force-push'], env)).toMatchObject({ code: 0 });
   await pendingRequest(handle, 'call_tag');
-  const again = await runCli(['approve', 'cli-deny-1', 'call_push'], env);
+  const again = await runCli(['approve', 'cli-deny-1', push.requestId], env);
   expect(again.code).toBe(2);
-  expect(again.stderr).toContain('Refused: permission request call_push was already decided');
+  expect(again.stderr).toContain(`Refused: permission request ${push.requestId} was already decided`);
   expect(await runCli(['deny', 'cli-deny-1'], env)).toMatchObject({ code: 0 });
   expect(await handle.result()).toMatchObject({ text: 'Not pushed.' });
   const finished = await runCli(['approve', 'cli-deny-1'], env);
@@ -73,19 +75,19 @@ test('approve --always allows the call and the same call later; --rule names a w
   ]);
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'make', model: 'cli-always', workspace, stream: false }, 'cli-always-1');
-  await pendingRequest(handle, 'call_t1');
+  const t1 = await pendingRequest(handle, 'call_t1');
   expect(await runCli(['deny', 'cli-always-1', '--always'], env)).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--always'") });
   const bad = await runCli(['approve', 'cli-always-1', '--rule', 'bash(touch*)'], env);
   expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--rule goes with --always') });
   const always = await runCli(['approve', 'cli-always-1', '--always'], env);
   expect(always).toMatchObject({ code: 0 });
-  expect(always.stdout).toContain('allowed call_t1 in cli-always-1; bash(touch one.txt) allowed for the rest of the run');
+  expect(always.stdout).toContain(`allowed ${t1.requestId} in cli-always-1; bash(touch one.txt) allowed for the rest of the run`);
   // call_t2 is the same command: the next question is mkdir.
-  await pendingRequest(handle, 'call_mk');
+  const mk = await pendingRequest(handle, 'call_mk');
   const status = await runCli(['status', 'cli-always-1'], env);
   expect(status.stdout).toContain('allowed for the rest of this run: bash(touch one.txt)');
-  const wider = await runCli(['approve', 'cli-always-1', 'call_mk', '--always', '--rule', 'bash(mkdir -p out*)', '--json'], env);
-  expect(JSON.parse(wider.stdout)).toEqual({ requestId: 'call_mk', decision: 'allow_always', rule: 'bash(mkdir -p out*)' });
+  const wider = await runCli(['approve', 'cli-always-1', mk.requestId, '--always', '--rule', 'bash(mkdir -p out*)', '--json'], env);
+  expect(JSON.parse(wider.stdout)).toEqual({ requestId: mk.requestId, decision: 'allow_always', rule: 'bash(mkdir -p out*)' });
   expect(await handle.result()).toMatchObject({ text: 'Made them.' });
   expect(existsSync(path.join(workspace, 'out/deeper'))).toBe(true);
 });

@@ -36,7 +36,7 @@ test('the spoofed command is shown escaped and flagged; a blank command gets an 
   pane = TmuxPane.start(`env -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 200, rows: 50, env: {} });
 
   const asking = await pane.waitFor(/Allow bash\(.*SPOOFED.*\)\? \[y\/N\/a\]/, 90_000);
-  expect(asking).toContain('⚠ contains control characters');
+  expect(asking).toContain('⚠ contains hidden or blank-looking characters');
   expect(asking).toContain('Allow bash(ls -la\\x1b[2K\\rtouch SPOOFED; ls)?');
   expect(asking).toContain('(a: allow bash(ls -la\\x1b[2K\\rtouch SPOOFED; ls) for the rest of this run)');
   // The follower line above the question shows the same.

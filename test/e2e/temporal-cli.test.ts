@@ -59,16 +59,16 @@ async function startAsking(workflowId: string, file: string) {
     const status = await query(workflowId, 'status');
     return status.pendingPermissions?.length ? status : undefined;
   }, `a pending permission request in ${workflowId} (via temporal workflow query)`);
-  return { workspace, requestId: `call_${workflowId}`, status: pending };
+  return { workspace, toolCallId: `call_${workflowId}`, requestId: pending.pendingPermissions[0].requestId as string, status: pending };
 }
 
 test('start, query status, allow by signal, query messages, result and describe', async () => {
   const workflowId = `cli-allow-${Date.now()}`;
-  const { workspace, requestId, status } = await startAsking(workflowId, 'made-by-cli.txt');
+  const { workspace, requestId, toolCallId, status } = await startAsking(workflowId, 'made-by-cli.txt');
   expect(status).toMatchObject({
     phase: 'awaiting_approval',
     iteration: 1,
-    pendingPermissions: [{ requestId, tool: 'bash', input: { command: 'touch made-by-cli.txt' } }],
+    pendingPermissions: [{ requestId, toolCallId, tool: 'bash', input: { command: 'touch made-by-cli.txt' } }],
   });
   expect(existsSync(path.join(workspace, 'made-by-cli.txt'))).toBe(false);
 
@@ -93,10 +93,10 @@ test('start, query status, allow by signal, query messages, result and describe'
       role: 'assistant',
       content: [
         { type: 'text', text: 'Creating the file.' },
-        { type: 'tool_use', id: requestId, name: 'bash', input: { command: 'touch made-by-cli.txt' } },
+        { type: 'tool_use', id: toolCallId, name: 'bash', input: { command: 'touch made-by-cli.txt' } },
       ],
     },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: requestId, content: '(no output; exit code 0)', is_error: false }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolCallId, content: '(no output; exit code 0)', is_error: false }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Finished with made-by-cli.txt.' }] },
   ]);
   const finalStatus = await query(workflowId, 'status');
@@ -118,7 +118,7 @@ test('start, query status, allow by signal, query messages, result and describe'
 
 test('deny with `temporal workflow update execute --name decidePermission`; an unknown id is refused', async () => {
   const workflowId = `cli-deny-${Date.now()}`;
-  const { workspace, requestId } = await startAsking(workflowId, 'never.txt');
+  const { workspace, requestId, toolCallId } = await startAsking(workflowId, 'never.txt');
 
   const unknown = await temporal([
     'workflow', 'update', 'execute', '--workflow-id', workflowId, '--name', 'decidePermission',
@@ -138,7 +138,7 @@ test('deny with `temporal workflow update execute --name decidePermission`; an u
   const messages = await query(workflowId, 'messages');
   expect(messages[2]).toEqual({
     role: 'user',
-    content: [{ type: 'tool_result', tool_use_id: requestId, content: 'User denied.', is_error: true }],
+    content: [{ type: 'tool_result', tool_use_id: toolCallId, content: 'User denied.', is_error: true }],
   });
   expect(existsSync(path.join(workspace, 'never.txt'))).toBe(false);
 });

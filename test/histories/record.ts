@@ -56,6 +56,16 @@ async function waitForPending(handle: WorkflowHandle): Promise<string> {
   throw new Error(`${handle.workflowId} never asked for permission`);
 }
 
+/** The request id of the question about tool call `toolCallId`, once it is asked. */
+async function waitForCall(handle: WorkflowHandle, toolCallId: string): Promise<string> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    const asked = (await handle.query(statusQuery)).pendingPermissions.find((p) => p.toolCallId === toolCallId);
+    if (asked) return asked.requestId;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${handle.workflowId} never asked about ${toolCallId}`);
+}
+
 export const recordings: Recording[] = [
   {
     name: 'tools-round-trip',
@@ -482,8 +492,8 @@ export const recordings: Recording[] = [
     }),
     input: (workspace) => ({ prompt: 'Settings', model: 'm', workspace, stream: false }),
     drive: async (handle) => {
-      for (const requestId of ['workspace-settings', 'w1']) {
-        for (let asked = ''; asked !== requestId; asked = await waitForPending(handle)) await new Promise((r) => setTimeout(r, 50));
+      for (const toolCallId of ['workspace-settings', 'w1']) {
+        const requestId = await waitForCall(handle, toolCallId);
         await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId, decision: 'allow' }] });
       }
     },

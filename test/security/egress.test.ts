@@ -17,7 +17,7 @@ import { runShell } from '../../src/activities/shell';
 import { permissionDecisionSignal, statusQuery } from '../../src/common/contract';
 import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 
 const ALLOW = 'BAREAGENT_WORKER_EGRESS_ALLOW';
 const BIG_ERROR = `server-error-body ${'x'.repeat(10_000)}`;
@@ -129,14 +129,14 @@ test('a webhook on loopback is refused for good (no retries), the canary gets no
     const refused = await askingWithWebhook(url(hook.port, 'hook'));
     const failures = await waitFor(async () => ((await notifyFailures(refused)).length ? notifyFailures(refused) : undefined), 'the refused notification');
     expect(failures[0]).toMatch(/does not connect to 127\.0\.0\.1/);
-    await refused.signal(permissionDecisionSignal, { requestId: 'ask1', decision: 'deny' });
+    await refused.signal(permissionDecisionSignal, { requestId: await requestIdFor(refused, 'ask1'), decision: 'deny' });
     await refused.result();
     expect(hook.hits).toEqual([]);
 
     process.env[ALLOW] = '127.0.0.1';
     const allowed = await askingWithWebhook(url(hook.port, 'hook'));
     await waitFor(async () => (hook.hits.length ? true : undefined), 'the allowed notification');
-    await allowed.signal(permissionDecisionSignal, { requestId: 'ask1', decision: 'deny' });
+    await allowed.signal(permissionDecisionSignal, { requestId: await requestIdFor(allowed, 'ask1'), decision: 'deny' });
     await allowed.result();
     expect(hook.hits).toEqual(['POST /hook']);
   } finally {

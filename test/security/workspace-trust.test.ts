@@ -14,7 +14,7 @@ import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/co
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
 import { everythingServer, MCP_READ_PATHS } from '../support/mcp-servers';
-import { pendingRequest } from '../support/wait-for';
+import { pendingRequest, requestIdFor } from '../support/wait-for';
 
 let h: Harness;
 beforeAll(async () => {
@@ -94,7 +94,7 @@ describe.each<PermissionMode>(['default', 'auto', 'plan', 'bypass'])('the hook c
     const asked = human.asked.map((a) => `${a.tool} ${JSON.stringify(a.input)}`);
     if (mode === 'default' || mode === 'auto') {
       // The edit of a settings file asked a human, who allowed it: it landed, and still nothing ran.
-      expect(human.asked.map((a) => [a.requestId, a.tool])).toEqual([['e1', 'edit_file']]);
+      expect(human.asked.map((a) => [a.toolCallId, a.tool])).toEqual([['e1', 'edit_file']]);
       expect(edited).toContain(proof);
     } else {
       // plan denies the edit, bypass makes it; nobody was asked either way.
@@ -176,7 +176,7 @@ describe('the run-start question about the workspace settings', () => {
     expect(await historyText(handle)).not.toContain('hunter2-never-shown');
     // Nothing was listed, so no server started, and the model was not called yet.
     expect(h.model.requestsFor(scenario)).toHaveLength(0);
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'workspace-settings', decision: 'deny' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'workspace-settings'), decision: 'deny' }] });
     expect(await handle.result()).toMatchObject({ text: 'Done.' });
     expect(existsSync(path.join(workspace, 'HOOK-RAN.txt'))).toBe(false);
     expect(offered(scenario).some((name) => name.startsWith('mcp__'))).toBe(false);
@@ -189,7 +189,7 @@ describe('the run-start question about the workspace settings', () => {
   test.each<PermissionMode>(['auto', 'plan'])('asked in %s mode too; denied, nothing of the workspace runs', async (mode) => {
     const { handle, workspace } = await start({ permissionMode: mode });
     expect(await pendingRequest(handle, 'workspace-settings')).toMatchObject({ tool: 'workspace_settings' });
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'workspace-settings', decision: 'deny' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'workspace-settings'), decision: 'deny' }] });
     expect(await handle.result()).toMatchObject({ text: 'Done.' });
     expect(existsSync(path.join(workspace, 'HOOK-RAN.txt'))).toBe(false);
     expect((await handle.query(statusQuery)).workspaceSettings).toMatchObject({ applied: false, decision: 'denied' });
@@ -198,7 +198,7 @@ describe('the run-start question about the workspace settings', () => {
   test('allowed: the hooks run and the servers are offered; "allow always" adds no rule', async () => {
     const { handle, workspace, scenario } = await start();
     await pendingRequest(handle, 'workspace-settings');
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'workspace-settings', decision: 'allow_always' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'workspace-settings'), decision: 'allow_always' }] });
     expect(await handle.result()).toMatchObject({ text: 'Done.' });
     expect(existsSync(path.join(workspace, 'HOOK-RAN.txt'))).toBe(true);
     expect(offered(scenario)).toContain('mcp__everything__echo');

@@ -1,7 +1,11 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
-/** The real MCP servers from npm (devDependencies), started with the node the sandbox sees. */
-const modules = path.resolve(__dirname, '../../node_modules');
+/**
+ * The real MCP servers from npm (devDependencies), started with the node the sandbox sees. Its real
+ * path: in a worktree whose node_modules is a symlink, the sandbox binds the link, not what it names.
+ */
+const modules = realpathSync(path.resolve(__dirname, '../../node_modules'));
 
 /** What the sandbox must let a run read for these servers to start: the project's node_modules. */
 export const MCP_READ_PATHS = [modules];

@@ -12,10 +12,15 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, what: stri
   }
 }
 
-/** The permission request a run waits on now (the first, when several). */
-export function pendingRequest(handle: WorkflowHandle, requestId?: string): Promise<PendingPermission> {
+/** The permission request a run waits on now (the first, when several); `id`: the request's own, or the tool call's it gates. */
+export function pendingRequest(handle: WorkflowHandle, id?: string): Promise<PendingPermission> {
   return waitFor(async () => {
     const status = await handle.query(statusQuery);
-    return status.pendingPermissions.find((p) => requestId === undefined || p.requestId === requestId);
-  }, `a pending permission request${requestId ? ` ${requestId}` : ''} in ${handle.workflowId}`);
+    return status.pendingPermissions.find((p) => id === undefined || p.requestId === id || p.toolCallId === id);
+  }, `a pending permission request${id ? ` ${id}` : ''} in ${handle.workflowId}`);
+}
+
+/** The runtime's request id for the question about tool call `toolCallId`, once it is asked. */
+export async function requestIdFor(handle: WorkflowHandle, toolCallId: string): Promise<string> {
+  return (await pendingRequest(handle, toolCallId)).requestId;
 }

@@ -12,7 +12,7 @@ import { visible } from '../../src/ui/visible-text';
 
 describe('what the page shows of what the agent wrote', () => {
   test('control, bidi and zero-width characters are written out; newlines and tabs stay', () => {
-    expect(visible('a\u001b[31mb\u202ec\u200bd\ne\tf\u0000')).toBe('a\\u001b[31mb\\u202ec\\u200bd\ne\tf\\u0000');
+    expect(visible('a\u001b[31mb\u202ec\u200bd\ne\tf\u0000')).toBe('a\\x1b[31mb\\u202ec\\u200bd\ne\tf\\x00');
   });
 
   test('a block escapes markup in text, tool names, inputs and results', () => {
@@ -44,8 +44,8 @@ describe('the conversation folded from events', () => {
     { type: 'text', step: 1, attempt: 1, delta: 'Hel' },
     { type: 'text', step: 1, attempt: 1, delta: 'lo' },
     { type: 'tool_call', step: 1, id: 'call_1', name: 'bash', input: { command: 'ls' } },
-    { type: 'permission_request', step: 1, requestId: 'call_1', tool: 'bash', input: { command: 'ls' }, deadline: '2030-01-01T00:00:00Z' },
-    { type: 'permission_decided', step: 1, requestId: 'call_1', decision: 'allow', reason: 'fine' },
+    { type: 'permission_request', step: 1, requestId: 'q-1', toolCallId: 'call_1', tool: 'bash', input: { command: 'ls' }, deadline: '2030-01-01T00:00:00Z' },
+    { type: 'permission_decided', step: 1, requestId: 'q-1', toolCallId: 'call_1', decision: 'allow', reason: 'fine' },
     { type: 'tool_result', step: 1, id: 'call_1', name: 'bash', isError: false, preview: 'a.txt' },
     { type: 'step', record: {} },
     { type: 'final', text: 'Hello', stopReason: 'final_answer' },
@@ -56,7 +56,7 @@ describe('the conversation folded from events', () => {
       { kind: 'step', step: 1 },
       { kind: 'text', step: 1, attempt: 1, text: 'Hello' },
       { kind: 'tool', id: 'call_1', name: 'bash', input: { command: 'ls' }, result: { isError: false, preview: 'a.txt' } },
-      { kind: 'asked', requestId: 'call_1', tool: 'bash', input: { command: 'ls' }, deadline: '2030-01-01T00:00:00Z', decided: { decision: 'allow', reason: 'fine' } },
+      { kind: 'asked', requestId: 'q-1', tool: 'bash', input: { command: 'ls' }, deadline: '2030-01-01T00:00:00Z', decided: { decision: 'allow', reason: 'fine' } },
       { kind: 'note', tone: 'final', text: 'Finished (final_answer).' },
     ]);
   });
@@ -64,8 +64,8 @@ describe('the conversation folded from events', () => {
   test('a live frame appends into the block the page holds, or brings the block when it has none', () => {
     const frame = frameFor(changeFor({ type: 'text', step: 1, attempt: 1, delta: '<b>more</b>' })!);
     expect(frame).toEqual({ into: 't-1-1', html: '&lt;b&gt;more&lt;/b&gt;', block: '<p class="text" id="t-1-1">&lt;b&gt;more&lt;/b&gt;</p>' });
-    const decided = frameFor(changeFor({ type: 'permission_decided', step: 1, requestId: 'call_1', decision: 'deny', reason: 'no' })!);
-    expect(decided).toMatchObject({ into: `q-${Buffer.from('call_1').toString('base64url')} .open`, replace: true, closes: `p-${Buffer.from('call_1').toString('base64url')}` });
+    const decided = frameFor(changeFor({ type: 'permission_decided', step: 1, requestId: 'q-1', toolCallId: 'call_1', decision: 'deny', reason: 'no' })!);
+    expect(decided).toMatchObject({ into: `q-${Buffer.from('q-1').toString('base64url')} .open`, replace: true, closes: `p-${Buffer.from('q-1').toString('base64url')}` });
   });
 
   test('a long tool result is folded behind its first line', () => {

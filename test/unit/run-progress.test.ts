@@ -18,7 +18,7 @@ test('the phase follows the stream: thinking, writing, running a tool, waiting f
   expect(p.phase).toBe('writing');
   p = advance(p, { type: 'tool_call', step: 3, id: 'c', name: 'bash', input: {} });
   expect(p.phase).toBe('running bash');
-  p = advance(p, { type: 'permission_request', step: 3, requestId: 'c', tool: 'bash', input: {}, deadline: '' });
+  p = advance(p, { type: 'permission_request', step: 3, requestId: 'q-1', toolCallId: 'c', tool: 'bash', input: {}, deadline: '' });
   expect(p.phase).toBe('waiting for your answer');
   p = advance(p, { type: 'step', record: { step_id: 3, reason: 'waiting_for_jobs', budget_after: budget() } });
   expect(p).toMatchObject({ phase: 'waiting for background jobs', budget: budget() });

@@ -13,7 +13,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ToolResultBlock } from '../../src/common/messages';
 import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 
@@ -225,7 +225,7 @@ describe('signals and updates with malformed payloads', () => {
 
     // Still waiting on the same question, nothing failed, and the worker said why it ignored each signal.
     const status = await handle.query(statusQuery);
-    expect(status).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ requestId: 'ask' }] });
+    expect(status).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ toolCallId: 'ask' }] });
     const log = await waitFor(async () => {
       const text = worker.output.text.slice(logBefore);
       return (text.match(/signal ignored/g) ?? []).length >= 13 ? text : undefined;
@@ -236,7 +236,7 @@ describe('signals and updates with malformed payloads', () => {
     expect(log).toContain('permissionDecision signal ignored: no pending permission request with id nope');
     expect(log).toContain('userMessage signal ignored: text:');
 
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'ask'), decision: 'allow' }] });
     expect(await handle.result()).toMatchObject({ text: 'Allowed and done.' });
     expect((await eventKinds(handle)).filter((k) => k === 'workflowTaskFailed')).toEqual([]);
   });
@@ -251,7 +251,7 @@ describe('signals and updates with malformed payloads', () => {
     expect(sent.code).toBe(0);
     await new Promise((r) => setTimeout(r, 500));
     expect(await readdirOf(handle)).toEqual([]); // the approval inside the bad payload did not take effect
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'ask'), decision: 'allow' }] });
     expect(await handle.result()).toMatchObject({ text: 'Allowed and done.' });
     expect((await eventKinds(handle)).filter((k) => k === 'workflowTaskFailed')).toEqual([]);
   });

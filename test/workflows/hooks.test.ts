@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message } from '../../src/common/messages';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { messagesQuery, permissionDecisionSignal, statusQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
@@ -41,7 +41,7 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
   const handle = await h.start({ prompt: 'clean up', model: scenario, workspace, stream: false, ...trusted });
   // The guard asks about `rm -rf` first: a hook runs only for a call the guard or a human let through, and can still block it.
   await pendingRequest(handle, 'rm');
-  await handle.signal(permissionDecisionSignal, { requestId: 'rm', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'rm'), decision: 'allow' });
   await pendingRequest(handle, 'mk');
   const asked = () => JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8')) as { request_id: string };
   await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) && asked().request_id === 'mk' ? true : undefined), 'the PermissionRequest hook');
@@ -52,7 +52,7 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
     tool_input: { command: 'touch made.txt' },
     request_id: 'mk',
   });
-  await handle.signal(permissionDecisionSignal, { requestId: 'mk', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'mk'), decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
 
   const results = resultsOf(await handle.query(messagesQuery));

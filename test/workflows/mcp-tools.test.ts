@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
+import { requestIdFor } from '../support/wait-for';
 import { everythingServer, filesystemServer, MCP_READ_PATHS, META_ECHO_READ_PATHS, metaEchoServer } from '../support/mcp-servers';
 import { messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
 
@@ -111,8 +112,8 @@ test('in default mode a write tool asks a human, who may deny it', async () => {
     status = await handle.query(statusQuery);
     if (status.pendingPermissions.length > 0) break;
   }
-  expect(status?.pendingPermissions[0]).toMatchObject({ requestId: 'w1', tool: 'mcp__fs__create_directory' });
-  await handle.signal(permissionDecisionSignal, { requestId: 'w1', decision: 'deny' });
+  expect(status?.pendingPermissions[0]).toMatchObject({ toolCallId: 'w1', tool: 'mcp__fs__create_directory' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'w1'), decision: 'deny' });
   await handle.result();
   expect(results(await handle.query(messagesQuery))[0]).toMatchObject({ content: 'User denied.', is_error: true });
 });

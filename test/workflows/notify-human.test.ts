@@ -1,6 +1,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import { inputDigest } from '../../src/loop/input-digest';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { permissionDecisionSignal, stepsQuery } from '../../src/common/contract';
 
@@ -43,14 +44,16 @@ test("the worker's webhook gets who waits, for what, until when, and how to answ
   const handle = await asking('a.txt');
   const pending = await pendingRequest(handle);
   const [hook] = await waitFor(async () => (hooksFor(workerHook, handle).length ? hooksFor(workerHook, handle) : undefined), 'the webhook');
-  const id = `${handle.workflowId} req_a.txt`;
+  const id = `${handle.workflowId} ${pending.requestId} --digest ${inputDigest(pending.tool, pending.input)}`;
   expect(hook).toMatchObject({
     path: '/worker-secret-path',
     body: {
       type: 'permission_request',
       workflowId: handle.workflowId,
-      requestId: 'req_a.txt',
+      requestId: pending.requestId,
+      toolCallId: 'req_a.txt',
       tool: 'bash',
+      inputDigest: inputDigest(pending.tool, pending.input),
       inputSummary: 'bash touch a.txt',
       requestedAt: pending.requestedAt,
       deadline: pending.deadline,
@@ -62,7 +65,7 @@ test("the worker's webhook gets who waits, for what, until when, and how to answ
       },
     },
   });
-  await handle.signal(permissionDecisionSignal, { requestId: 'req_a.txt', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'req_a.txt'), decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   expect(hooksFor(workerHook, handle)).toHaveLength(1);
   expect(await notifyAttempts(handle)).toEqual([{ attempt: 1, lastFailure: '' }]);
@@ -81,8 +84,8 @@ test('a webhook that answers 500 is retried with backoff, then given up and reco
     // Backoff: the waits grow (1 s, 2 s, 4 s, 8 s).
     const waits = times.slice(1).map((t, i) => t - (times[i] as number));
     expect(waits[3]).toBeGreaterThan(waits[0] as number);
-    expect((await pendingRequest(handle)).requestId).toBe('req_b.txt');
-    await handle.signal(permissionDecisionSignal, { requestId: 'req_b.txt', decision: 'allow' });
+    expect((await pendingRequest(handle)).toolCallId).toBe('req_b.txt');
+    await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'req_b.txt'), decision: 'allow' });
     expect(await handle.result()).toMatchObject({ text: 'Finished.' });
   } finally {
     await refusing.close();
@@ -95,7 +98,7 @@ test('a webhook that hangs is timed out and tried again; a 404 is not retried', 
   try {
     const handle = await asking('c.txt', { notify: { webhook: hanging.url() } });
     await waitFor(async () => (hooksFor(hanging, handle).length >= 2 ? true : undefined), 'the second attempt', 30_000);
-    await handle.signal(permissionDecisionSignal, { requestId: 'req_c.txt', decision: 'allow' });
+    await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'req_c.txt'), decision: 'allow' });
     await handle.result();
     const [attempt] = await notifyAttempts(handle);
     expect(attempt).toMatchObject({ attempt: 2, lastFailure: expect.stringContaining('no answer within 5 s') });
@@ -104,7 +107,7 @@ test('a webhook that hangs is timed out and tried again; a 404 is not retried', 
     const failed = await waitFor(async () => (await second.query(stepsQuery)).find((s) => s.reason === 'notification_failed'), 'the given-up step');
     expect(failed.detail).toContain('HTTP 404');
     expect(hooksFor(missing, second)).toHaveLength(1);
-    await second.signal(permissionDecisionSignal, { requestId: 'req_d.txt', decision: 'deny' });
+    await second.signal(permissionDecisionSignal, { requestId: await requestIdFor(second, 'req_d.txt'), decision: 'deny' });
     expect(await second.result()).toMatchObject({ text: 'Finished.' });
   } finally {
     await hanging.close();
@@ -117,7 +120,7 @@ test('an answer stops the retries of a webhook that still refuses', async () => 
   try {
     const handle = await asking('e.txt', { notify: { webhook: refusing.url() } });
     await waitFor(async () => (hooksFor(refusing, handle).length ? true : undefined), 'the first attempt');
-    await handle.signal(permissionDecisionSignal, { requestId: 'req_e.txt', decision: 'allow' });
+    await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'req_e.txt'), decision: 'allow' });
     expect(await handle.result()).toMatchObject({ text: 'Finished.' });
     await new Promise((r) => setTimeout(r, 4000));
     expect(hooksFor(refusing, handle).length).toBeLessThanOrEqual(2);

@@ -1,7 +1,7 @@
 import type { temporal } from '@temporalio/proto';
 import { permissionDecisionSignal } from '../../src/common/contract';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 
 /**
  * `BareAgentIterations` is upserted at the first iteration, every tenth, and with each status
@@ -53,7 +53,7 @@ test('a run that stops to ask shows the iteration it asks at', async () => {
     const { searchAttributes } = await handle.describe();
     return searchAttributes.BareAgentWaitingForHuman?.[0] === true && searchAttributes.BareAgentIterations?.[0] === 3 ? true : undefined;
   }, 'iteration 3 with the waiting attribute');
-  await handle.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'req_1'), decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Finished.', iterations: 4 });
   expect((await handle.describe()).searchAttributes.BareAgentIterations).toEqual([4]);
 });

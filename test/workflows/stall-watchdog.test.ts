@@ -8,7 +8,7 @@ import type { Message } from '../../src/common/messages';
 import { createToolWorker } from '../../src/worker/create-worker';
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
-import { waitFor } from '../support/wait-for';
+import { requestIdFor, waitFor } from '../support/wait-for';
 
 let h: Harness;
 beforeAll(async () => {
@@ -115,7 +115,7 @@ test('a question waiting for a human and a long command that heartbeats are not 
   await waitFor(async () => (await handle.query(statusQuery)).pendingPermissions[0], 'the question about the command');
   await new Promise((r) => setTimeout(r, 35_000)); // longer than the stall timeout, waiting for a human
   expect((await handle.query(statusQuery)).phase).toBe('awaiting_approval');
-  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'l1', decision: 'allow' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: await requestIdFor(handle, 'l1'), decision: 'allow' }] });
   expect(await handle.result()).toMatchObject({ text: 'Slept.' });
   expect(existsSync(path.join(workspace, 'slept.txt'))).toBe(true);
   expect((await handle.query(stepsQuery)).map((s) => s.reason)).not.toContain('stop:stalled');

@@ -133,10 +133,10 @@ test("a subagent's permission question shows in the parent's status and is answe
   const workspace = h.workspace();
   const handle = await h.start({ prompt: 'Delegate a change', model: 'sub-ask', workspace });
   const pending = await waitFor(async () => (await handle.query(statusQuery)).pendingPermissions[0], 'the child question in the parent');
-  expect(pending).toMatchObject({ requestId: 'c1', tool: 'bash', workflowId: `${handle.workflowId}.sub-1` });
+  expect(pending).toMatchObject({ toolCallId: 'c1', tool: 'bash', workflowId: `${handle.workflowId}.sub-1` });
   await h.client.workflow
     .getHandle(pending.workflowId as string)
-    .executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'c1', decision: 'allow' }] });
+    .executeUpdate(decidePermissionUpdate, { args: [{ requestId: pending.requestId, decision: 'allow' }] });
   expect(await handle.result()).toMatchObject({ text: 'Delegated and done.' });
   expect(existsSync(path.join(workspace, 'made.txt'))).toBe(true);
   expect((await handle.query(statusQuery)).pendingPermissions).toEqual([]);

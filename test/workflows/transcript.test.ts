@@ -1,5 +1,5 @@
 import { Harness } from '../support/harness';
-import { pendingRequest } from '../support/wait-for';
+import { pendingRequest, requestIdFor } from '../support/wait-for';
 import { permissionDecisionSignal } from '../../src/common/contract';
 
 let h: Harness;
@@ -44,7 +44,7 @@ test('a worker that never saw the conversation gets it from the run itself', asy
   await pendingRequest(handle);
   await h.stopWorkers();
   await h.startWorker();
-  await handle.signal(permissionDecisionSignal, { requestId: 'b', decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'b'), decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'done on the second worker' });
   const last = h.model.requestsFor('handover').at(-1)?.body.messages;
   expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);

@@ -6,7 +6,7 @@ import { makeCurrentWhenDue, type DeploymentVersion } from '../../src/worker/mak
 import { runCli } from '../support/cli';
 import type { Harness } from '../support/harness';
 import { shortHistoryHarness } from '../support/short-history-server';
-import { pendingRequest } from '../support/wait-for';
+import { pendingRequest, requestIdFor } from '../support/wait-for';
 
 /** Its own dev server (continue-as-new suggested after 150 events) and no unversioned worker. */
 const harness = shortHistoryHarness('bareagent-versioning-', { worker: false });
@@ -74,7 +74,7 @@ test('a run pinned to build 1 stays there while build 2 serves new runs, and its
   expect(await taskWorkers(b.workflowId, (await b.describe()).runId)).toEqual(new Set(['worker-build-2']));
   expect(await versionOf(a)).toEqual({ buildId: 'build-1', behavior: PINNED });
 
-  await a.signal(permissionDecisionSignal, { requestId: 'req_1', decision: 'allow' });
+  await a.signal(permissionDecisionSignal, { requestId: await requestIdFor(a, 'req_1'), decision: 'allow' });
   expect(await a.result()).toMatchObject({ text: 'A finished.', iterations: ITERATIONS + 1 });
 
   const runs = (await runsOf(a.workflowId)).reverse(); // oldest first

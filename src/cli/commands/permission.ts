@@ -1,18 +1,23 @@
 import { statusQuery } from '../../common/contract';
 import pc from 'picocolors';
+import { inputDigest } from '../../loop/input-digest';
 import { sendDecision } from '../ask-permission';
+import { questionText } from '../question-text';
 import { openStack } from '../local-stack';
 import { UsageError } from '../run-input';
 
 /**
  * `bareagent approve|deny <workflowId> [requestId]`: with no request id, the one the run waits on.
  * `approve --always [--rule r]` allows for the rest of the run (the rule defaults to the call itself).
+ * The question is shown first (on stderr, whole) and the answer carries the digest of that input,
+ * or of `--digest` (a webhook's command names the input its message showed): a question asked
+ * since, under any id, cannot be answered by it.
  */
 export async function decideCommand(
   answer: 'allow' | 'deny',
   workflowId: string,
   requestId: string | undefined,
-  flags: { reason?: string; json?: boolean; always?: boolean; rule?: string },
+  flags: { reason?: string; json?: boolean; always?: boolean; rule?: string; digest?: string },
 ): Promise<number> {
   if (flags.rule && !flags.always) throw new UsageError('--rule goes with --always.');
   const decision = answer === 'allow' && flags.always ? 'allow_always' : answer;
@@ -26,12 +31,14 @@ export async function decideCommand(
       console.error(pc.dim(`${status.pendingPermissions.length} requests wait; answering the first, ${pending?.requestId}.`));
     }
     const id = requestId ?? (pending?.requestId as string);
+    if (pending) showQuestion(workflowId, pending);
     // A subagent's question is answered in the subagent's own workflow.
     const target = pending?.workflowId ?? workflowId;
     const result = await sendDecision(stack.client, target, {
       requestId: id,
       decision,
       ...(flags.reason ? { reason: flags.reason } : {}),
+      ...(flags.digest ? { inputDigest: flags.digest } : pending ? { inputDigest: inputDigest(pending.tool, pending.input) } : {}),
       ...(flags.rule ? { rule: flags.rule } : {}),
     });
     if (flags.json) console.log(JSON.stringify(result));
@@ -43,4 +50,11 @@ export async function decideCommand(
   } finally {
     await stack.close();
   }
+}
+
+/** The question as the terminal asks it, on stderr so that `--json` stays one line on stdout. */
+function showQuestion(workflowId: string, pending: { requestId: string; tool: string; input: unknown; deadline: string }): void {
+  const question = questionText(workflowId, pending);
+  for (const line of question.lines) console.error(line.startsWith('⚠') ? pc.red(line) : line);
+  console.error(pc.magenta(`${question.prompt.replace(/\? \[y\/N.*$/, '?')} (request ${pending.requestId})`));
 }
