@@ -38,6 +38,10 @@ export async function authoriseFork(client: Client, origin: ForkParty, fork: For
   const originInput = originStart ? await decodeInput(client, originStart) : undefined;
   const originWorkspace = canonical((originInput as { workspace?: unknown } | undefined)?.workspace);
   const ownWorkspace = canonical(forkWorkspace);
+  // The fork's path was resolved once at its start, and its tools use that path: the check is made on it, or not at all.
+  if (typeof forkWorkspace === 'string' && forkWorkspace && ownWorkspace !== path.resolve(forkWorkspace)) {
+    throw refused(`forkFrom: this run's workspace ${forkWorkspace} now resolves to ${ownWorkspace}, not to the path the run started in: refused`);
+  }
   if (originWorkspace !== ownWorkspace) {
     throw refused(
       `forkFrom: the origin ${origin.workflowId} ran in workspace ${originWorkspace}, this run's workspace is ${ownWorkspace}: a run may fork only a run of its own workspace (an operator can allow it with ${FORK_ACROSS_WORKSPACES_ENV}=1)`,

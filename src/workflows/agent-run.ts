@@ -37,6 +37,7 @@ import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
 import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
 import { startCheckpoints } from './checkpoints';
+import { fixWorkspacePath } from './workspace-path';
 import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -69,6 +70,8 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
+      // First, and once: the path every activity of the run gets (workspace-path.ts).
+      await fixWorkspacePath(this.config, this.state);
       // Side by side: the run-start reads keep their one workflow task with the first model call.
       if (this.fresh) {
         await Promise.all([
