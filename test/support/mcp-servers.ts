@@ -1,7 +1,9 @@
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** The real MCP servers from npm (devDependencies), started with the node the sandbox sees. */
-const modules = path.resolve(__dirname, '../../node_modules');
+// The real path: the sandbox binds a read path where it really is (a worktree's node_modules may be a link).
+const modules = realpathSync(path.resolve(__dirname, '../../node_modules'));
 
 /** What the sandbox must let a run read for these servers to start: the project's node_modules. */
 export const MCP_READ_PATHS = [modules];
