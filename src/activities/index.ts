@@ -9,7 +9,6 @@ import { createReadWorkspaceSettings } from './settings/read-workspace-settings'
 import { createNotifyHuman } from './notify/notify-human';
 import { readNestedInstructions, readProjectInstructions } from './project-instructions';
 import { readRunEnvironment } from './environment/read-environment';
-import { resolveWorkspace } from './resolve-workspace';
 import { loadForkOrigin } from './load-fork';
 import { runProgress } from './progress/run-progress';
 import { createCallModel } from './model/call-model';
@@ -59,7 +58,6 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     mcpCallTool: withCappedErrors(withRedaction(mcpCallTool, redactor, redactToolOutcome), capOutcomeError),
     readProjectInstructions: withRedaction(readProjectInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
-    resolveWorkspace,
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
     // A file name or a git error could hold a worker secret: the summary and errors are redacted.
     checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, (r, x) => (r.ok ? { ...r, summary: x.redact(r.summary) } : { ...r, error: x.redact(r.error) })),

@@ -67,7 +67,7 @@ const localRunStart = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
-type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks' | 'readWorkspaceSettings' | 'readRunEnvironment' | 'resolveWorkspace';
+type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks' | 'readWorkspaceSettings' | 'readRunEnvironment';
 type Read<K extends RunStartRead> = { executeWithOptions(options: object, args: Parameters<Activities[K]>): Promise<Awaited<ReturnType<Activities[K]>>> };
 
 /**

@@ -37,7 +37,6 @@ import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
 import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
 import { startCheckpoints } from './checkpoints';
-import { fixWorkspacePath } from './workspace-path';
 import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -70,8 +69,6 @@ class AgentRun {
     this.report.attributes.set({ status: 'running', waitingForHuman: false, ...(this.config.model ? { model: this.config.model } : {}) });
     showOrigin(this.state, this.report);
     try {
-      // First, and once: the path every activity of the run gets (workspace-path.ts).
-      await fixWorkspacePath(this.config, this.state);
       // Side by side: the run-start reads keep their one workflow task with the first model call.
       if (this.fresh) {
         await Promise.all([
@@ -81,6 +78,8 @@ class AgentRun {
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });
+      // The path a fork was authorised for is the one its tools use from now on (carried in the config across continue-as-new).
+      if (this.state.workspacePath !== undefined) this.config.workspace = this.state.workspacePath;
       const result = await this.watchedLoop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;

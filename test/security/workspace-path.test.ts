@@ -1,6 +1,6 @@
 /**
- * One workspace path, resolved once: a run whose workspace is given as a symlink works in the
- * folder the link named at its start, whatever the link names afterwards. The red team's fork: the
+ * A fork works in the workspace path its authorisation checked, whatever a link names afterwards.
+ * The red team's fork: the
  * link named the victim's workspace while the fork was authorised and the starter's own folder
  * after it, and the fork ran with the victim's conversation in the starter's folder.
  */
@@ -61,26 +61,4 @@ test('a fork through a link flipped after its authorisation stays in the folder 
   expect(got.get('b1')?.content).toContain('victim.txt');
   expect(got.get('b1')?.content).not.toContain('mine.txt');
   expect(readFileSync(path.join(own, 'mine.txt'), 'utf8')).toBe('the starter\n');
-}, 120_000);
-
-test('a run whose workspace link is flipped mid-run keeps every tool in the folder it started in', async () => {
-  const first = h.workspace({ 'first.txt': 'first\n' });
-  const other = h.workspace({ 'other.txt': 'other\n' });
-  const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'path-link-')), 'ws');
-  symlinkSync(first, link);
-  const model = `path-run-${Math.random()}`;
-  h.model.setScenario(model, [
-    { toolCalls: [{ id: 'g1', name: 'glob', arguments: { pattern: '*' } }] },
-    { delayMs: 3000, toolCalls: [{ id: 'g2', name: 'glob', arguments: { pattern: '*' } }, { id: 'w1', name: 'write_file', arguments: { file_path: 'later.txt', content: 'x' } }] },
-    { text: 'Done.' },
-  ]);
-  const run = await h.start({ prompt: 'look twice', model, workspace: link, stream: false, permissionMode: 'bypass' });
-  await waitFor(async () => (h.model.requestsFor(model).length > 1 ? true : undefined), 'the second model call', 60_000);
-  repoint(link, other);
-  expect(await run.result()).toMatchObject({ text: 'Done.' });
-  const got = results(await run.query(messagesQuery));
-  expect(got.get('g1')?.content).toBe('first.txt');
-  expect(got.get('g2')?.content).toBe('first.txt');
-  expect(existsSync(path.join(first, 'later.txt'))).toBe(true);
-  expect(existsSync(path.join(other, 'later.txt'))).toBe(false);
 }, 120_000);

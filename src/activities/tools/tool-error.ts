@@ -8,6 +8,3 @@ export class ToolError extends Error {
 
 /** Raised when a path would leave the run's workspace. */
 export class WorkspaceEscapeError extends ToolError {}
-
-/** Raised when the run's workspace no longer resolves to the path the run was started with. */
-export class WorkspaceMovedError extends ToolError {}

@@ -1,19 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { WorkspaceEscapeError, WorkspaceMovedError } from './tool-error';
+import { WorkspaceEscapeError } from './tool-error';
 
-/**
- * The directory a run's tools may touch; the worker's current directory when unset. A run passes
- * the path resolved once at its start (resolve-workspace.ts): one that no longer resolves to
- * itself (a link put in its place, or on its way) is refused, never followed somewhere else.
- */
+/** The directory a run's tools may touch; the worker's current directory when unset. */
 export function workspaceRoot(workspace: string | undefined): string {
-  const absolute = path.resolve(workspace ?? process.cwd());
-  const real = realpathSync(absolute);
-  if (workspace !== undefined && real !== absolute) {
-    throw new WorkspaceMovedError(`The workspace ${absolute} now resolves to ${real}: a run works only in the path it was started and authorised for`);
-  }
-  return real;
+  return realpathSync(path.resolve(workspace ?? process.cwd()));
 }
 
 /**
