@@ -23,7 +23,7 @@ export interface ForkParty {
  *   webhooks the starter can read.
  * A refusal is `InvalidInput` naming the reason.
  */
-export async function authoriseFork(client: Client, origin: ForkParty, fork: ForkParty, forkWorkspace: string | undefined, env = process.env): Promise<void> {
+export async function authoriseFork(client: Client, origin: ForkParty, fork: ForkParty, forkWorkspace: string | undefined, env = process.env): Promise<string> {
   const [originStart, forkStart] = await Promise.all([startedPayload(client, origin), startedPayload(client, fork)]);
   const originKey = encryptionKey(originStart);
   const forkKey = encryptionKey(forkStart);
@@ -34,7 +34,7 @@ export async function authoriseFork(client: Client, origin: ForkParty, fork: For
         : `forkFrom: the origin ${origin.workflowId} is encrypted with key ${originKey}, this run's payloads with key ${forkKey}: a fork keeps the origin's key`,
     );
   }
-  if (env[FORK_ACROSS_WORKSPACES_ENV] === '1') return;
+  if (env[FORK_ACROSS_WORKSPACES_ENV] === '1') return canonical(forkWorkspace);
   const originInput = originStart ? await decodeInput(client, originStart) : undefined;
   const originWorkspace = canonical((originInput as { workspace?: unknown } | undefined)?.workspace);
   const ownWorkspace = canonical(forkWorkspace);
@@ -43,6 +43,8 @@ export async function authoriseFork(client: Client, origin: ForkParty, fork: For
       `forkFrom: the origin ${origin.workflowId} ran in workspace ${originWorkspace}, this run's workspace is ${ownWorkspace}: a run may fork only a run of its own workspace (an operator can allow it with ${FORK_ACROSS_WORKSPACES_ENV}=1)`,
     );
   }
+  // The path checked is the one the fork's tools use from now on (returned, recorded), so a link flipped after the check moves nothing.
+  return ownWorkspace;
 }
 
 /** The input payload of a run's WorkflowExecutionStarted event, as stored (still encrypted). Only the first event: a long run's history is megabytes. */

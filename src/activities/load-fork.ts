@@ -34,11 +34,12 @@ export async function loadForkOrigin(forkFrom: ForkFrom, fork?: { workspace?: st
       throw err;
     });
   if (description.type !== WORKFLOW_TYPE) throw invalid(`forkFrom.workflowId: "${workflowId}" is a ${description.type} workflow, not an ${WORKFLOW_TYPE} run`);
+  let authorised: string | undefined;
   if (fork) {
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
     const self = context.info.workflowExecution;
     if (!self) throw invalid('forkFrom: a fork is read by its own run only');
-    await authoriseFork(client, { workflowId, runId: firstRunId }, self, fork.workspace);
+    authorised = await authoriseFork(client, { workflowId, runId: firstRunId }, self, fork.workspace);
   }
   // Pinned to the run just described: an open origin that continues as new meanwhile must not mix two runs.
   const handle = client.workflow.getHandle(workflowId, description.runId);
@@ -48,12 +49,13 @@ export async function loadForkOrigin(forkFrom: ForkFrom, fork?: { workspace?: st
   ]);
   const point = forkPoint(messages, steps, forkFrom.step);
   if (!point.ok) throw invalid(`forkFrom${point.message.startsWith('step') ? '.step' : ''}: ${point.message} (origin ${workflowId})`);
-  const origin = { workflowId, runId: description.runId, step: point.step };
-  if (!forkFrom.restoreFiles) return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls };
+  const origin = { workflowId, runId: description.runId, step: point.step, };
+  const where = authorised ? { workspace: authorised } : {};
+  if (!forkFrom.restoreFiles) return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, ...where };
   const view = await query(client, handle, checkpointsQuery, description.taskQueue);
   const found = checkpointAt(view, point.step);
   if (!view.store || !found) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has no checkpoint at or before step ${point.step}${view.error ? ` (${view.error})` : ''}`);
-  return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step } };
+  return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step }, ...where };
 }
 
 async function query<T>(client: Client, handle: WorkflowHandle, definition: QueryDefinition<T, []>, taskQueue: string): Promise<T> {

@@ -17,6 +17,8 @@ export interface ForkStart {
   closedToolCalls: number;
   /** With `restoreFiles`: the origin's checkpoint in effect at the step, and the store that holds it. */
   checkpoint?: { store: string; id: string; step: number };
+  /** The fork's own workspace as the authorisation resolved it (symlinks followed): the run uses this path from then on. */
+  workspace?: string;
 }
 
 /** The summary the CLI gives a fork in the Web UI and `bareagent list`. */

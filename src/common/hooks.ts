@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PinnedFile } from './pinned-files';
 import { isValidRule } from './permission-rule-syntax';
 
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop', 'PermissionRequest', 'Notification'] as const;
@@ -31,6 +32,10 @@ export interface HookSpec {
   timeout: number;
   /** `worker` or `.bareagent/settings.json`. */
   source: string;
+  /** The workspace files the command runs, with their digests at run start: each run of the hook checks them first. */
+  pins?: PinnedFile[];
+  /** Why it may run workspace code that no digest covers. */
+  unpinned?: string;
 }
 
 export interface HooksConfig {
@@ -44,4 +49,6 @@ export interface HookRun {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** Set when the hook was not run: a file it runs changed since the run started. */
+  refused?: string;
 }

@@ -52,6 +52,8 @@ export interface McpServerListing {
   source: 'input' | 'workspace';
   /** A `workspace` server's file as the run's start read it: each call checks the file still has this hash. */
   sha256?: string;
+  /** The workspace files its stdio command runs, with their digests at run start: each call checks them first. */
+  pins?: import('./pinned-files').PinnedFile[];
   tools: McpTool[];
   /** Set when the server could not be started or listed: its tools are missing from this run. */
   error?: string;
@@ -66,6 +68,8 @@ export interface McpListRequest {
   servers: McpServers;
   /** The hash of `.bareagent/mcp.json` the run applies; null: the run leaves the workspace's servers out. */
   workspaceSha256?: string | null;
+  /** The workspace files each workspace server runs, as the human was shown them at the run-start question. */
+  workspacePins?: Record<string, import('./pinned-files').PinnedFile[]>;
   sandbox: import('./sandbox').SandboxRequest;
 }
 
@@ -77,6 +81,8 @@ export interface McpCallRequest {
   config?: McpServerConfig;
   /** A workspace server's file hash recorded at run start; the call is refused when the file no longer has it. */
   sha256?: string;
+  /** The files the server's command runs, recorded at run start; the call is refused when one changed. */
+  pins?: import('./pinned-files').PinnedFile[];
   tool: string;
   arguments: Record<string, unknown>;
   sandbox: import('./sandbox').SandboxRequest;

@@ -1,3 +1,4 @@
+import type { PinnedFile } from './pinned-files';
 import type { StepCheckpoint } from './checkpoint';
 import { z } from 'zod';
 import { isValidRule } from './permission-rule-syntax';
@@ -55,13 +56,13 @@ export interface RunStatus {
   queuedFollowUps: number;
   sandbox: SandboxStatus;
   /** The MCP servers listed at the run's start: how many tools each gave, or why it gave none. */
-  mcpServers?: Array<{ name: string; tools: number; error?: string }>;
+  mcpServers?: Array<{ name: string; tools: number; pins?: PinnedFile[]; error?: string }>;
   /** The project instruction files (AGENTS.md or CLAUDE.md) in the system prompt; absent when not read. */
   projectInstructions?: { files: string[]; truncated?: boolean; error?: string };
   /** Set on a fork (or resume): the run and step its conversation came from. */
   forkedFrom?: import('./fork').ForkOrigin;
   /** The hooks read at the run's start (`Event(matcher): command`) and settings files that could not be used. */
-  hooks?: { commands: string[]; errors?: string[] };
+  hooks?: { commands: string[]; pinned?: PinnedFile[]; errors?: string[] };
   /**
    * The workspace's own settings files (`.bareagent/settings.json`, `.bareagent/mcp.json`) as the
    * top-level run's start read them, with their sha256, and whether their hooks and servers apply.

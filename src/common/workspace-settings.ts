@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookSpec } from './hooks';
+import { PinnedFile } from './pinned-files';
 
 /** A workspace file that changes what runs, as read at the top-level run's start. */
 export interface SettingsFile {
@@ -21,6 +22,9 @@ export interface WorkspaceMcpServer {
   url?: string;
   env?: string[];
   headers?: string[];
+  /** The workspace files its command runs, with their digests (shown, and checked before each start and call). */
+  pins?: PinnedFile[];
+  unpinned?: string;
 }
 
 /** What the run-start reading found: the operator's hooks, and the workspace's hooks and servers with their files' hashes. */
@@ -52,6 +56,8 @@ const HookSpecShape = z.strictObject({
   command: z.string().min(1),
   timeout: z.number().positive().max(600),
   source: z.string(),
+  pins: z.array(PinnedFile).optional(),
+  unpinned: z.string().optional(),
 });
 
 /**

@@ -33,14 +33,16 @@ export function hooksFor(hooks: readonly HookSpec[] | undefined, event: HookSpec
   return (hooks ?? []).filter((hook) => hook.event === event && (tool === undefined || hookMatches(hook.matcher, tool, input)));
 }
 
-export type HookVerdict = { kind: 'continue' } | { kind: 'block'; reason: string } | { kind: 'failed'; error: string };
+export type HookVerdict = { kind: 'continue' } | { kind: 'block'; reason: string } | { kind: 'failed'; error: string } | { kind: 'refused'; reason: string };
 
 /**
- * What a hook's run says: exit 2, or `{"decision":"block","reason":...}` on stdout, blocks (the
+ * What a hook's run says: not run at all (`refused`: a file it runs changed; the callers fail
+ * closed on it), exit 2, or `{"decision":"block","reason":...}` on stdout, blocks (the
  * reason from the JSON, else stderr); a timeout or another non-zero exit is a failed hook, and the
  * default applies; anything else lets the call (or the answer) go on.
  */
 export function hookVerdict(hook: Pick<HookSpec, 'timeout'>, run: HookRun): HookVerdict {
+  if (run.refused) return { kind: 'refused', reason: run.refused };
   if (run.timedOut) return { kind: 'failed', error: `timed out after ${hook.timeout} s` };
   const json = parseJson(run.stdout);
   if (json?.decision === 'block') return { kind: 'block', reason: reasonOf(json.reason, run.stderr) };

@@ -45,6 +45,8 @@ export type Transition =
   | { kind: 'hook_blocked'; event: string; reason: string; call?: ToolCall }
   /** A hook failed or timed out: recorded, and the default applies. */
   | { kind: 'hook_failed'; event: string; command: string; error: string }
+  /** A hook was not run: a workspace file it runs changed since the run started. Fails closed: a PreToolUse call does not run, a Stop answer is refused. */
+  | { kind: 'hook_refused'; event: string; command: string; reason: string }
   /** A Stop hook refused the final answer (once per run): the reason goes to the model. */
   | { kind: 'stop_refused'; reason: string }
   /** A permission question in a run nobody watches: denied. */
@@ -108,6 +110,8 @@ export function describeTransition(transition: Transition): StepContent {
       return { ...step('hook_blocked', `${transition.event} hook: ${transition.reason.slice(0, 300)}`), calls: transition.call ? [transition.call] : [] };
     case 'hook_failed':
       return step('hook_failed', `${transition.event} hook \`${transition.command.slice(0, 120)}\`: ${transition.error}; the default applies`);
+    case 'hook_refused':
+      return step('hook_refused', `${transition.event} hook \`${transition.command.slice(0, 120)}\` not run: ${transition.reason.slice(0, 300)}`);
     case 'stop_refused':
       return step('stop_refused', `a Stop hook refused the answer: ${transition.reason.slice(0, 300)}`);
     case 'approval_unavailable':

@@ -78,6 +78,8 @@ class AgentRun {
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });
+      // The path a fork was authorised for is the one its tools use from now on (carried in the config across continue-as-new).
+      if (this.state.workspacePath !== undefined) this.config.workspace = this.state.workspacePath;
       const result = await this.watchedLoop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;

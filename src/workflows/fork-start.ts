@@ -27,9 +27,12 @@ export async function startFromOrigin(
     throw invalidInput(type === FailureType.InvalidInput ? message : `forkFrom: could not read the origin ${forkFrom.workflowId}: ${type}: ${message}`);
   }
   const loaded = read.value;
+  // From here on the fork works in the path its authorisation checked, not in what a link names later.
+  if (loaded.workspace && run) run.config.workspace = loaded.workspace;
   if (loaded.checkpoint && run) await restoreFromOrigin(run.config, state, run.workflowId, loaded.checkpoint);
   state.messages = [...loaded.messages, { role: 'user', content: prompt }];
   state.forkedFrom = loaded.origin;
+  if (loaded.workspace) state.workspacePath = loaded.workspace;
   showOrigin(state, report);
   upsertMemo({ forkedFrom: loaded.origin });
 }

@@ -2,6 +2,7 @@ import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { McpCatalog, McpServerListing, McpTool } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
+import type { PinnedFile } from '../common/pinned-files';
 import type { SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
@@ -22,10 +23,12 @@ export async function listMcpTools(
   local = false,
   /** The hash of the workspace's mcp.json the run applies, null for none; absent in runs recorded before settings were a snapshot. */
   workspaceSha256?: string | null,
+  /** The files each workspace server runs, as the run-start question showed them. */
+  workspacePins?: Record<string, PinnedFile[]>,
 ): Promise<McpCatalog | undefined> {
   if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
   const catalog = await readAtRunStart('listMcpTools', { local, remote: mcpListing, toolTaskQueue: config.toolTaskQueue }, 'MCP servers: list tools', [
-    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}) },
+    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}), ...(workspacePins ? { workspacePins } : {}) },
   ]);
   return catalog.servers.length > 0 ? catalog : undefined;
 }
@@ -87,6 +90,7 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
           source: server.source,
           ...(server.source === 'input' && config.mcpServers?.[server.name] ? { config: config.mcpServers[server.name] } : {}),
           ...(server.sha256 ? { sha256: server.sha256 } : {}),
+          ...(server.pins ? { pins: server.pins } : {}),
           tool: tool.tool,
           arguments: input as Record<string, unknown>,
           sandbox: context.sandbox,

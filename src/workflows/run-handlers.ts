@@ -1,3 +1,5 @@
+import type { HookSpec } from '../common/hooks';
+import type { PinnedFile } from '../common/pinned-files';
 import { log, setHandler } from '@temporalio/workflow';
 import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { describeIssues, type AgentRunConfig } from '../common/input';
@@ -52,12 +54,12 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     queuedFollowUps: state.followUps.length,
     sandbox: tools.sandboxStatus(),
     ...(state.instructions ? { projectInstructions: { files: state.instructions.files, ...(state.instructions.truncated ? { truncated: true } : {}), ...(state.instructions.error ? { error: state.instructions.error } : {}) } } : {}),
-    ...(state.hooks ? { hooks: { commands: state.hooks.hooks.map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ''}: ${h.command}`), ...(state.hooks.errors ? { errors: state.hooks.errors } : {}) } } : {}),
+    ...(state.hooks ? { hooks: { commands: state.hooks.hooks.map((h) => `${h.event}${h.matcher ? `(${h.matcher})` : ''}: ${h.command}`), ...pinnedOf(state.hooks.hooks), ...(state.hooks.errors ? { errors: state.hooks.errors } : {}) } } : {}),
     ...(state.workspaceSettings ? { workspaceSettings: state.workspaceSettings } : {}),
     ...(state.usageEstimated ? { usageEstimated: true as const } : {}),
     ...(!config.tree && hasTreeBudget(limits) ? { treeBudget: treeLedgerView(state) } : {}),
     ...(state.sessionRules?.length ? { sessionRules: state.sessionRules } : {}),
-    ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.error ? { error: s.error } : {}) })) } : {}),
+    ...(state.mcp ? { mcpServers: state.mcp.servers.map((s) => ({ name: s.name, tools: s.tools.length, ...(s.pins ? { pins: s.pins } : {}), ...(s.error ? { error: s.error } : {}) })) } : {}),
     ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
     ...(state.mayHaveRun?.length ? { mayHaveRun: state.mayHaveRun } : {}),
   };
@@ -75,4 +77,11 @@ function treeLedgerView(state: RunState): NonNullable<RunStatus['treeBudget']> {
     overrunTokens: tree.overrunTokens ?? 0,
     overrunCostUsd: tree.overrunCostUsd ?? 0,
   };
+}
+
+/** The workspace files the hooks run, pinned at the run's start: `status` shows each once. */
+function pinnedOf(hooks: readonly HookSpec[]): { pinned?: PinnedFile[] } {
+  const pinned = new Map<string, PinnedFile>();
+  for (const hook of hooks) for (const pin of hook.pins ?? []) pinned.set(pin.path, pin);
+  return pinned.size ? { pinned: [...pinned.values()] } : {};
 }

@@ -42,6 +42,8 @@ export class RunHooks {
   async preToolUse(call: ToolCall): Promise<string | undefined> {
     for (const hook of hooksFor(this.context.hooks()?.hooks, 'PreToolUse', call.name, call.input)) {
       const verdict = await this.run(hook, { ...this.base('PreToolUse'), tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
+      // Fails closed: a hook that was not run (its script changed) never lets the call through.
+      if (verdict.kind === 'refused') return `the hook \`${hook.command}\` was not run: ${verdict.reason}`;
       if (verdict.kind === 'block') {
         this.context.record({ kind: 'hook_blocked', event: 'PreToolUse', reason: verdict.reason, call });
         return verdict.reason;
@@ -57,6 +59,7 @@ export class RunHooks {
       const input = { ...this.base('PostToolUse'), tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: { content: result.content, is_error: result.is_error } };
       const verdict = await this.run(hook, input);
       if (verdict.kind === 'block') feedback.push(verdict.reason);
+      if (verdict.kind === 'refused') feedback.push(`the PostToolUse hook \`${hook.command}\` was not run: ${verdict.reason}`);
     }
     return feedback;
   }
@@ -66,6 +69,7 @@ export class RunHooks {
     for (const hook of hooksFor(this.context.hooks()?.hooks, 'Stop')) {
       const verdict = await this.run(hook, { ...this.base('Stop'), last_assistant_message: lastText, stop_hook_active: refusedBefore });
       if (verdict.kind === 'block') return verdict.reason;
+      if (verdict.kind === 'refused') return `the Stop hook \`${hook.command}\` was not run: ${verdict.reason}`;
     }
     return undefined;
   }
@@ -94,11 +98,19 @@ export class RunHooks {
     });
     const run = await attempt(() =>
       activities.runHook.executeWithOptions({ summary: `hook ${hook.event}: ${hook.command}`.slice(0, 200) }, [
-        { ...(config.workspace ? { workspace: config.workspace } : {}), command: hook.command, input, timeoutSeconds: hook.timeout, sandbox: this.context.sandbox },
+        {
+          ...(config.workspace ? { workspace: config.workspace } : {}),
+          command: hook.command,
+          input,
+          timeoutSeconds: hook.timeout,
+          sandbox: this.context.sandbox,
+          ...(hook.pins ? { pins: hook.pins } : {}),
+        },
       ]),
     );
     const verdict: HookVerdict = run.ok ? hookVerdict(hook, run.value) : { kind: 'failed', error: run.message };
     if (verdict.kind === 'failed') this.context.record({ kind: 'hook_failed', event: hook.event, command: hook.command, error: verdict.error });
+    if (verdict.kind === 'refused') this.context.record({ kind: 'hook_refused', event: hook.event, command: hook.command, reason: verdict.reason });
     return verdict;
   }
 }

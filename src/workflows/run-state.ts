@@ -56,6 +56,8 @@ export const RunState = z.object({
   acceptanceAttempts: z.number().int().min(0),
   lastText: z.string(),
   stream: StreamState.transform((stream) => stream as unknown as WorkflowStreamState).optional(),
+  /** A fork's workspace as its authorisation resolved it: the only path its activities get from then on; carried. */
+  workspacePath: z.string().optional(),
   /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */
   mcp: McpCatalogShape.transform((catalog) => catalog as unknown as McpCatalog).optional(),
   /** The workspace's AGENTS.md as read at the start of the conversation; carried like `mcp`. */

@@ -56,7 +56,8 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
     state.mcp = fileEntry.length > 0 ? { servers: fileEntry } : undefined;
     return;
   }
-  const listed = await listMcpTools(config, sandbox, local, useWorkspaceServers ? mcpSha : null);
+  const pins = Object.fromEntries(read.mcpServers.filter((server) => server.pins).map((server) => [server.name, server.pins ?? []]));
+  const listed = await listMcpTools(config, sandbox, local, useWorkspaceServers ? mcpSha : null, useWorkspaceServers ? pins : undefined);
   const servers = [...(listed?.servers ?? []), ...fileEntry];
   state.mcp = servers.length > 0 ? { servers } : undefined;
 }
@@ -69,11 +70,21 @@ async function decide(config: Omit<AgentRunConfig, 'resume'>, read: WorkspaceSet
   return answer.allowed ? 'allowed' : answer.timedOut ? 'timed_out' : 'denied';
 }
 
-/** What the human is asked about: every hook command and MCP server exactly as it would run, and the files' hashes. */
+/** What the human is asked about: every hook command and MCP server exactly as it would run, the workspace files each runs, and the files' hashes. */
 export function settingsQuestion(read: WorkspaceSettingsRead): Record<string, unknown> {
   return {
     files: read.files,
-    ...(read.hooks.length ? { hooks: read.hooks.map((hook) => ({ event: hook.event, ...(hook.matcher ? { matcher: hook.matcher } : {}), command: hook.command })) } : {}),
+    ...(read.hooks.length
+      ? {
+          hooks: read.hooks.map((hook) => ({
+            event: hook.event,
+            ...(hook.matcher ? { matcher: hook.matcher } : {}),
+            command: hook.command,
+            ...(hook.pins ? { pins: hook.pins } : {}),
+            ...(hook.unpinned ? { unpinned: hook.unpinned } : {}),
+          })),
+        }
+      : {}),
     ...(read.mcpServers.length ? { mcpServers: read.mcpServers } : {}),
   };
 }

@@ -402,7 +402,8 @@ export const recordings: Recording[] = [
       { text: 'First answer.' },
       { text: 'Checked again.' },
     ],
-    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace, trustWorkspaceSettings: true }),
+    // bypass: `rm -rf x` reaches its PreToolUse hook without a question (hooks run after the guard).
+    input: (workspace) => ({ prompt: 'Hooks', model: 'm', workspace, trustWorkspaceSettings: true, permissionMode: 'bypass' }),
   },
   {
     // A provider that reports no usage: estimated, so that the token budget trips.

@@ -1,5 +1,5 @@
-import { opendir } from 'node:fs/promises';
 import path from 'node:path';
+import { readDirectoryAt } from '../tools/safe-walk';
 import { MAX_LISTED_NAME_CHARS, MAX_LISTING_DEPTH, MAX_LISTING_ENTRIES } from '../../common/run-environment';
 
 /** Directories whose contents say nothing the model needs: shown with a count, never listed. */
@@ -22,25 +22,13 @@ export function escapeName(name: string): string {
   return escaped.length > MAX_LISTED_NAME_CHARS ? `${escaped.slice(0, MAX_LISTED_NAME_CHARS - 1)}…` : escaped;
 }
 
+/** Read through the walk's check: a folder flipped into a link to a host folder lists nothing here. */
 async function readEntries(dir: string): Promise<{ entries: Entry[]; more: boolean }> {
-  const entries: Entry[] = [];
-  let more = false;
-  const handle = await opendir(dir);
-  try {
-    for await (const dirent of handle) {
-      if (entries.length >= MAX_READ_PER_DIR) {
-        more = true;
-        break;
-      }
-      // Dirent types come from readdir, never from following a symlink: a link is named, not entered.
-      const kind = dirent.isSymbolicLink() ? 'link' : dirent.isDirectory() ? 'dir' : dirent.isFile() ? 'file' : 'other';
-      entries.push({ name: dirent.name, kind });
-    }
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  const read = await readDirectoryAt(dir, { max: MAX_READ_PER_DIR });
+  if (!read) throw new Error(`${dir} is not the directory it was`);
+  const entries: Entry[] = read.entries.map((entry) => ({ name: entry.name, kind: entry.kind === 'special' ? 'other' : entry.kind }));
   entries.sort((a, b) => (a.kind === 'dir') !== (b.kind === 'dir') ? (a.kind === 'dir' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return { entries, more };
+  return { entries, more: read.more };
 }
 
 async function countEntries(dir: string): Promise<string> {

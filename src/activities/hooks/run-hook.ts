@@ -1,6 +1,9 @@
 import type { HookRun } from '../../common/hooks';
 import type { SandboxRequest } from '../../common/sandbox';
+import type { PinnedFile } from '../../common/pinned-files';
 import { runActivityCommand } from '../activity-shell';
+import { checkPins, PinnedFileChangedError } from '../settings/pinned-programs';
+import { workspaceRoot } from '../tools/workspace';
 
 /** What a hook may print that the run keeps. */
 const HOOK_OUTPUT_CHARS = 8_000;
@@ -12,10 +15,18 @@ export interface HookRequest {
   input: unknown;
   timeoutSeconds: number;
   sandbox?: SandboxRequest;
+  /** The workspace files the command runs, as recorded at run start. */
+  pins?: PinnedFile[];
 }
 
 /** One hook command, in the run's sandbox like `bash`, with the event's JSON on its stdin. */
 export async function runHook(request: HookRequest): Promise<HookRun> {
+  try {
+    await checkPins(workspaceRoot(request.workspace), request.pins);
+  } catch (err) {
+    if (err instanceof PinnedFileChangedError) return { exitCode: null, stdout: '', stderr: '', timedOut: false, refused: err.message };
+    throw err;
+  }
   const result = await runActivityCommand({ ...request, maxChars: HOOK_OUTPUT_CHARS, stdin: JSON.stringify(request.input) });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
 }

@@ -5,6 +5,8 @@ import { workspaceRoot } from '../tools/workspace';
 import { McpConnections } from './connections';
 import { resultText } from './result-text';
 import { mcpToolName } from './tool-names';
+import type { PinnedFile } from '../../common/pinned-files';
+import { checkPins, filesNamedByArgv, pinFiles } from '../settings/pinned-programs';
 import { parseMcpServers, pinnedWorkspaceServers, readSettingsFile, WORKSPACE_MCP_FILE } from '../settings/settings-files';
 
 /** One call's limit; the activity's start-to-close timeout is a little longer. */
@@ -39,6 +41,7 @@ export function createMcpActivities(connections = new McpConnections()) {
     for (const [name, config] of Object.entries(all)) {
       const source = fromInput.has(name) ? 'input' : 'workspace';
       try {
+        const pins = await serverPins(root, name, config, source === 'workspace' ? request.workspacePins?.[name] : undefined);
         const listed = await connections.use(name, config, root, request.sandbox, (client) => client.listTools(undefined, { timeout: LIST_TIMEOUT_MS }));
         const tools: McpTool[] = listed.tools.map((tool) => {
           const toolName = mcpToolName(name, tool.name, taken);
@@ -54,7 +57,7 @@ export function createMcpActivities(connections = new McpConnections()) {
             repeatable: readOnly || tool.annotations?.idempotentHint === true,
           };
         });
-        servers.push({ name, source, tools, ...(source === 'workspace' && request.workspaceSha256 ? { sha256: request.workspaceSha256 } : {}) });
+        servers.push({ name, source, tools, ...(source === 'workspace' && request.workspaceSha256 ? { sha256: request.workspaceSha256 } : {}), ...(pins.length ? { pins } : {}) });
       } catch (err) {
         servers.push({ name, source, tools: [], error: (err as Error).message });
       }
@@ -74,6 +77,10 @@ export function createMcpActivities(connections = new McpConnections()) {
       }
       const config: McpServerConfig | undefined = request.source === 'input' ? request.config : (await pinnedWorkspaceServers(root, request.sha256 as string))[request.server];
       if (!config) return { ok: false, errorType: 'McpServerError', message: `MCP server "${request.server}" is no longer in ${WORKSPACE_MCP_FILE}` };
+      await checkPins(root, request.pins).catch((err: Error) => {
+        err.message = `MCP server "${request.server}" is not used in this run: ${err.message}`;
+        throw err;
+      });
       const result = await connections.use(request.server, config, root, request.sandbox, (client) =>
         client.callTool({ name: request.tool, arguments: request.arguments, ...(request.callId ? { _meta: { [CALL_ID_META]: request.callId } } : {}) }, undefined, {
           timeout: MCP_CALL_TIMEOUT_MS,
@@ -90,6 +97,22 @@ export function createMcpActivities(connections = new McpConnections()) {
   }
 
   return { listMcpTools, mcpCallTool };
+}
+
+/**
+ * The workspace files a stdio server runs: those the human was shown (checked again now, before it
+ * starts), or for the input's servers, pinned now at the run's start.
+ */
+async function serverPins(root: string, name: string, config: McpServerConfig, shown: PinnedFile[] | undefined): Promise<PinnedFile[]> {
+  if (shown) {
+    await checkPins(root, shown).catch((err: Error) => {
+      err.message = `MCP server "${name}" is not started: ${err.message}`;
+      throw err;
+    });
+    return shown;
+  }
+  if (!('command' in config)) return [];
+  return (await pinFiles(root, filesNamedByArgv([config.command, ...config.args].map((text) => ({ text, literal: true }))))).pins;
 }
 
 /**

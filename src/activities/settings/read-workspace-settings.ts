@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { HookSpec } from '../../common/hooks';
+import type { CommandPins } from '../../common/pinned-files';
 import type { McpServers } from '../../common/mcp';
 import type { SettingsFile, WorkspaceMcpServer, WorkspaceSettingsRead } from '../../common/workspace-settings';
 import { workspaceRoot } from '../tools/workspace';
+import { filesNamedByArgv, filesNamedByCommand, pinFiles } from './pinned-programs';
 import { parseHooks, parseMcpServers, readSettingsFile, WORKSPACE_MCP_FILE, WORKSPACE_SETTINGS } from './settings-files';
 
 /**
@@ -36,6 +38,8 @@ export function createReadWorkspaceSettings(workerFile: string | undefined) {
       }),
     ]);
     files.sort((a, b) => a.path.localeCompare(b.path));
+    // The programs they name are pinned like the files that name them (src/activities/settings/pinned-programs.ts).
+    [operatorHooks, hooks, mcpServers] = await Promise.all([pinHooks(root, operatorHooks), pinHooks(root, hooks), pinServers(root, mcpServers)]);
     return { files, operatorHooks, hooks, mcpServers, ...(errors.length ? { errors } : {}) };
 
     async function take(file: string, use: (text: string) => void): Promise<void> {
@@ -49,6 +53,23 @@ export function createReadWorkspaceSettings(workerFile: string | undefined) {
       }
     }
   };
+}
+
+async function pinHooks(root: string, hooks: HookSpec[]): Promise<HookSpec[]> {
+  return Promise.all(hooks.map(async (hook) => ({ ...hook, ...withPins(await pinFiles(root, filesNamedByCommand(hook.command)))})));
+}
+
+async function pinServers(root: string, servers: WorkspaceMcpServer[]): Promise<WorkspaceMcpServer[]> {
+  return Promise.all(
+    servers.map(async (server) =>
+      server.command === undefined ? server : { ...server, ...withPins(await pinFiles(root, filesNamedByArgv([server.command, ...(server.args ?? [])].map((text) => ({ text, literal: true }))))) },
+    ),
+  );
+}
+
+/** Only what there is: a command that runs no workspace file carries no field. */
+function withPins(found: CommandPins): Partial<CommandPins> {
+  return { ...(found.pins.length ? { pins: found.pins } : {}), ...(found.unpinned ? { unpinned: found.unpinned } : {}) };
 }
 
 /** What the human is shown of each server: all but the values of `env` and `headers`. */

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import fg from 'fast-glob';
 import picomatch from 'picomatch';
 import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
@@ -16,6 +15,7 @@ import {
 } from './limits';
 import { compileGrepPattern, type LinePattern } from './re2-pattern';
 import { openFoundFile, openInWorkspace, type OpenedFile } from './safe-open';
+import { specialNote, walkFiles } from './safe-walk';
 import { displayPath, resolveInWorkspace } from './workspace';
 
 interface Scan {
@@ -36,12 +36,16 @@ export async function grep(root: string, args: ToolArgs<'grep'>): Promise<string
   // Shown as asked (`link-in/app.ts`), walked where it really is.
   const shownBase = displayPath(root, resolveInWorkspace(root, args.path));
   let stoppedEarly = false;
+  let special: string[] = [];
   if (base.stats.isFile()) {
     if (included(path.basename(shownBase))) await searchOpened(base, shownBase, pattern, scan);
     else await base.handle.close();
   } else {
     await base.handle.close();
-    for (const file of await filesUnder(base.realPath)) {
+    const walk = await walkFiles(base.realPath);
+    special = walk.special.filter((name) => included(path.basename(name))).map((name) => path.join(shownBase, name));
+    for (const found of walk.files) {
+      const file = path.join(base.realPath, found.relative);
       if (!included(path.basename(file))) continue;
       const opened = await openFoundFile(root, file).catch(() => undefined); // vanished, swapped or not regular
       const shown = path.join(shownBase, path.relative(base.realPath, file));
@@ -57,6 +61,8 @@ export async function grep(root: string, args: ToolArgs<'grep'>): Promise<string
   if (scan.lines.length >= MAX_GREP_MATCHES) notes.push(`[stopped at ${MAX_GREP_MATCHES} matches]`);
   if (stoppedEarly) notes.push(`[stopped after reading ${MAX_GREP_TOTAL_BYTES / (1024 * 1024)} MB: narrow path or include]`);
   if (scan.skipped) notes.push(`[${scan.skipped} files over 1 MB skipped]`);
+  const skippedSpecial = specialNote(special);
+  if (skippedSpecial) notes.push(skippedSpecial);
   if (scan.lines.length === 0) return [`No matches found for ${JSON.stringify(args.pattern)} in ${shownBase === '.' ? 'the workspace' : shownBase}${args.include ? ` (files named ${args.include})` : ''}.`, ...notes].join('\n');
   return capOutput([...scan.lines, ...notes].join('\n'));
 }
@@ -85,16 +91,4 @@ async function searchOpened(opened: OpenedFile, shown: string, pattern: LinePatt
       scan.lastYield = performance.now();
     }
   }
-}
-
-async function filesUnder(base: string): Promise<string[]> {
-  const found = await fg('**/*', {
-    cwd: base,
-    onlyFiles: true, // regular files only: FIFOs, sockets, devices and symlinks are not listed
-    dot: true,
-    absolute: true,
-    followSymbolicLinks: false,
-    ignore: ['**/.git/**', '**/node_modules/**'],
-  });
-  return found.sort();
 }

@@ -1,5 +1,5 @@
-import fg from 'fast-glob';
 import type { WorkspaceChanges, WorkspaceChangesRequest } from '../../common/may-have-run';
+import { walkFiles } from './safe-walk';
 import { workspaceRoot } from './workspace';
 
 /** How many entries a look at the workspace walks at most: a cheap look, never a scan of a huge tree. */
@@ -17,18 +17,16 @@ export async function workspaceChanges(request: WorkspaceChangesRequest): Promis
   const root = workspaceRoot(request.workspace);
   const since = request.sinceMs - 1_000; // file times are coarser than the clock on some file systems
   const changed: Array<{ name: string; at: number }> = [];
-  let scanned = 0;
-  const stream = fg.stream('**', { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, stats: true, ignore: ['**/.git/**', '**/node_modules/**'] });
-  for await (const entry of stream as AsyncIterable<fg.Entry>) {
-    scanned += 1;
+  // The walk that never follows a link, so a flipped folder cannot name host files here either.
+  const walk = await walkFiles(root, { stats: true, maxFiles: MAX_SCANNED });
+  for (const entry of walk.files) {
     const at = Math.max(entry.stats?.mtimeMs ?? 0, entry.stats?.ctimeMs ?? 0);
-    if (at >= since) changed.push({ name: entry.path, at });
-    if (scanned >= MAX_SCANNED) break;
+    if (at >= since) changed.push({ name: entry.relative, at });
   }
   changed.sort((a, b) => b.at - a.at);
   return {
     files: changed.slice(0, MAX_LISTED).map((c) => JSON.stringify(c.name.slice(0, MAX_NAME_CHARS))),
     more: Math.max(0, changed.length - MAX_LISTED),
-    complete: scanned < MAX_SCANNED,
+    complete: !walk.stopped,
   };
 }

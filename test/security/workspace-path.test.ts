@@ -1,0 +1,64 @@
+/**
+ * A fork works in the workspace path its authorisation checked, whatever a link names afterwards.
+ * The red team's fork: the
+ * link named the victim's workspace while the fork was authorised and the starter's own folder
+ * after it, and the fork ran with the victim's conversation in the starter's folder.
+ */
+import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { messagesQuery } from '../../src/common/contract';
+import type { Message, ToolResultBlock } from '../../src/common/messages';
+import { Harness } from '../support/harness';
+import { waitFor } from '../support/wait-for';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.create();
+  await h.startWorker();
+});
+afterAll(() => h.close());
+
+function results(messages: Message[]): Map<string, ToolResultBlock> {
+  const found = new Map<string, ToolResultBlock>();
+  for (const m of messages) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_result') found.set(b.tool_use_id, b);
+  return found;
+}
+
+/** Points `link` somewhere else atomically, as a starter racing the worker would. */
+function repoint(link: string, target: string): void {
+  const tmp = `${link}.tmp`;
+  symlinkSync(target, tmp);
+  renameSync(tmp, link);
+}
+
+test('a fork through a link flipped after its authorisation stays in the folder it was authorised for', async () => {
+  const victim = h.workspace({ 'victim.txt': 'the victim\n' });
+  const own = h.workspace({ 'mine.txt': 'the starter\n' });
+  const originModel = `path-origin-${Math.random()}`;
+  h.model.setScenario(originModel, [{ text: 'The victim said a secret.' }]);
+  const origin = await h.start({ prompt: 'secret work', model: originModel, workspace: victim, stream: false });
+  await origin.result();
+
+  const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'path-link-')), 'ws');
+  symlinkSync(victim, link);
+  const forkModel = `path-fork-${Math.random()}`;
+  h.model.setScenario(forkModel, [
+    // Held while the test flips the link: the fork was authorised and started by then.
+    { delayMs: 3000, toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'mine.txt' } }, { id: 'w1', name: 'write_file', arguments: { file_path: 'fork-wrote.txt', content: 'x' } }, { id: 'b1', name: 'bash', arguments: { command: 'pwd; ls' } }] },
+    { text: 'Forked.' },
+  ]);
+  const fork = await h.start({ prompt: 'go on', model: forkModel, workspace: link, stream: false, permissionMode: 'bypass', forkFrom: { workflowId: origin.workflowId } });
+  await waitFor(async () => (h.model.requestsFor(forkModel).length > 0 ? true : undefined), 'the fork\'s first model call', 60_000);
+  repoint(link, own);
+  expect(await fork.result()).toMatchObject({ text: 'Forked.' });
+  const got = results(await fork.query(messagesQuery));
+  // Every tool worked in the victim's folder, the one the fork was authorised for; the starter's folder was never reached.
+  expect(got.get('r1')?.content).toBe('Error: FileNotFoundError: No such file or directory: mine.txt');
+  expect(existsSync(path.join(victim, 'fork-wrote.txt'))).toBe(true);
+  expect(existsSync(path.join(own, 'fork-wrote.txt'))).toBe(false);
+  expect(got.get('b1')?.content).toContain(victim);
+  expect(got.get('b1')?.content).toContain('victim.txt');
+  expect(got.get('b1')?.content).not.toContain('mine.txt');
+  expect(readFileSync(path.join(own, 'mine.txt'), 'utf8')).toBe('the starter\n');
+}, 120_000);

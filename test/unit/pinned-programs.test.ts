@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checkPins, filesNamedByCommand, pinFiles } from '../../src/activities/settings/pinned-programs';
+import { workspaceRoot } from '../../src/activities/tools/workspace';
+
+const files = (command: string) => filesNamedByCommand(command).files.map((f) => f.file);
+
+test('the workspace files a command runs: its program when a path, an interpreter\'s script, inside sh -c and after wrappers', () => {
+  expect(files('bash scripts/check.sh')).toEqual(['scripts/check.sh']);
+  expect(files('./bin/tool --fast')).toEqual(['./bin/tool']);
+  expect(files('timeout 10 env A=1 python3 -u tool.py data.json')).toEqual(['tool.py', 'data.json']);
+  expect(files("sh -c 'node x.js && ./y.sh'")).toEqual(['x.js', './y.sh']);
+  expect(files("echo 'use git clean' >&2; exit 2")).toEqual([]);
+  expect(files('cat >> .bareagent/writes.jsonl')).toEqual([]);
+  expect(filesNamedByCommand('python3 -m tool').unpinned).toEqual(['python3 -m loads a module from the workspace']);
+  expect(filesNamedByCommand('npm test').unpinned).toEqual(["npm runs the workspace's own build files"]);
+  expect(filesNamedByCommand('$TOOL x').unpinned?.[0]).toMatch(/^its program is computed/);
+});
+
+test('pinned by digest through the safe open; an absent program is pinned absent; a change or an appearance refuses', async () => {
+  const root = workspaceRoot(mkdtempSync(path.join(os.tmpdir(), 'pins-')));
+  mkdirSync(path.join(root, 'scripts'));
+  writeFileSync(path.join(root, 'scripts/check.sh'), 'echo ok\n');
+  const { pins } = await pinFiles(root, filesNamedByCommand('bash scripts/check.sh; ./bin/later; cat notes.md'));
+  expect(pins).toEqual([
+    { path: 'scripts/check.sh', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    { path: 'bin/later', sha256: null },
+  ]);
+  await expect(checkPins(root, pins)).resolves.toBeUndefined();
+  mkdirSync(path.join(root, 'bin'));
+  writeFileSync(path.join(root, 'bin/later'), '#!/bin/sh\n');
+  await expect(checkPins(root, pins)).rejects.toThrow('bin/later changed after the run started (absent when the human saw it, now sha256 ');
+  writeFileSync(path.join(root, 'scripts/check.sh'), 'touch PWNED\n');
+  await expect(checkPins(root, pins)).rejects.toThrow(/^scripts\/check\.sh changed after the run started/);
+});
