@@ -1,8 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { QueryDefinition } from '@temporalio/common';
+import { METADATA_ENCODING_KEY, type QueryDefinition } from '@temporalio/common';
 import { coresdk, type temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../codec/data-converter';
+import { ENCRYPTED_ENCODING } from '../codec/encryption-codec';
 import { payloadConverter } from '../common/payload-converter';
 import { cachedWorkflowBundle } from '../worker/cached-bundle';
 import { payloadConverterPath } from '../worker/create-worker';
@@ -46,7 +47,21 @@ export async function replayQueries(client: Client, workflowId: string, queries:
       `Run ${workflowId} has not started: no worker has taken its first task on task queue "${taskQueue}".\n  Start one: BAREAGENT_TASK_QUEUE=${taskQueue} npm run worker  (or: bareagent worker)`,
     );
   }
+  refuseUnreadable(prefix, workflowId);
   return replayHistory({ events: prefix }, workflowId, queries);
+}
+
+/**
+ * An encrypted run read without its key would replay on undecodable input and fail as
+ * nondeterministic: say what is missing instead (the CLI turns `binary/encrypted` into its fix).
+ */
+function refuseUnreadable(events: NonNullable<History['events']>, workflowId: string): void {
+  if (dataConverterFromEnv()) return;
+  const input = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  const encoding = input?.metadata?.[METADATA_ENCODING_KEY];
+  if (encoding && Buffer.from(encoding).toString() === ENCRYPTED_ENCODING) {
+    throw new Error(`Run ${workflowId} holds binary/encrypted payloads and no BAREAGENT_ENCRYPTION_KEY is set`);
+  }
 }
 
 /** Typed form of {@link replayQueries} for one query. */

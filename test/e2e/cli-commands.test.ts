@@ -83,7 +83,7 @@ test('follow streams a run started elsewhere while it works, and replays it from
 
   const missing = await runCli(['follow', `no-such-run-${suffix}`], env);
   expect(missing.code).toBe(2);
-  expect(missing.stderr).toMatch(/not found/i);
+  expect(missing.stderr).toContain(`No run named no-such-run-${suffix} in namespace default (bareagent list shows the runs)`);
   expect((await runCli(['follow', handle.workflowId, '--from', 'abc'], env)).code).toBe(2);
 });
 

@@ -5,7 +5,7 @@ import { statusQuery } from '../../src/common/contract';
 import { startApproverUi, type ApproverUi } from '../support/approver-ui';
 import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';
-import { waitFor } from '../support/wait-for';
+import { requestIdFor, waitFor } from '../support/wait-for';
 
 /**
  * Reading a run never touches it: `status`, the approvers' page and `list` take, fail or delay no
@@ -101,7 +101,7 @@ test('an open run whose worker stopped, with a task waiting: reads answer from i
 
   // A live worker serves it: asked the usual way.
   const live = await runCli(['status', handle.workflowId, '--json'], envFor(h.taskQueue));
-  expect(JSON.parse(live.stdout)).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ requestId: 'call_rm' }] });
+  expect(JSON.parse(live.stdout)).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ toolCallId: 'call_rm' }] });
 
   await h.stopWorkers();
   // A follow-up while no worker runs: a workflow task is scheduled that only a real worker may take.
@@ -111,7 +111,7 @@ test('an open run whose worker stopped, with a task waiting: reads answer from i
 
   const read = await readEverything(handle.workflowId, h.taskQueue);
   expect(read.json.stderr).toBe('');
-  expect(JSON.parse(read.json.stdout)).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ requestId: 'call_rm', tool: 'bash' }] });
+  expect(JSON.parse(read.json.stdout)).toMatchObject({ phase: 'awaiting_approval', pendingPermissions: [{ toolCallId: 'call_rm', tool: 'bash' }] });
   expect(read.status.stdout).toContain('waits for you:');
   expect(read.page.html).toContain('rm -rf build');
 
@@ -124,7 +124,7 @@ test('an open run whose worker stopped, with a task waiting: reads answer from i
 
   // The task is still there for a worker: one that starts now takes it and the run goes on.
   await h.startWorker();
-  await handle.executeUpdate('decidePermission', { args: [{ requestId: 'call_rm', decision: 'deny' }] });
+  await handle.executeUpdate('decidePermission', { args: [{ requestId: await requestIdFor(handle, 'call_rm'), decision: 'deny' }] });
   await handle.terminate('test over');
   expect(await eventTypes(handle)).not.toContain(T.EVENT_TYPE_WORKFLOW_TASK_FAILED);
   await h.stopWorkers();

@@ -46,7 +46,7 @@ test('an edited hook script does not run: the call it guards is blocked and the 
   expect((question.input as { hooks: unknown[] }).hooks).toEqual([
     { event: 'PreToolUse', matcher: 'read_file', command: 'bash scripts/check.sh', pins: [{ path: 'scripts/check.sh', sha256: sha256(script) }] },
   ]);
-  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'workspace-settings', decision: 'allow' }] });
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: question.requestId, decision: 'allow' }] });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
   // The script as allowed ran once, for r1; the edited one never ran.
   expect(readFileSync(path.join(workspace, 'hook-log.txt'), 'utf8')).toBe('checked\n');

@@ -42,17 +42,18 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
   // The guard asks about `rm -rf` first: a hook runs only for a call the guard or a human let through, and can still block it.
   await pendingRequest(handle, 'rm');
   await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'rm'), decision: 'allow' });
-  await pendingRequest(handle, 'mk');
+  // The hook sees the question's own request id (the runtime's, not the model's call id).
+  const mk = await requestIdFor(handle, 'mk');
   const asked = () => JSON.parse(readFileSync(path.join(workspace, 'asked.json'), 'utf8')) as { request_id: string };
-  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) && asked().request_id === 'mk' ? true : undefined), 'the PermissionRequest hook');
+  await waitFor(async () => (existsSync(path.join(workspace, 'asked.json')) && asked().request_id === mk ? true : undefined), 'the PermissionRequest hook');
   expect(asked()).toMatchObject({
     hook_event_name: 'PermissionRequest',
     session_id: handle.workflowId,
     tool_name: 'bash',
     tool_input: { command: 'touch made.txt' },
-    request_id: 'mk',
+    request_id: mk,
   });
-  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'mk'), decision: 'allow' });
+  await handle.signal(permissionDecisionSignal, { requestId: mk, decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
 
   const results = resultsOf(await handle.query(messagesQuery));
