@@ -63,15 +63,17 @@ function baseWorld(): Omit<World, 'workspace' | 'outside'> {
   };
 }
 
-/** Answers every question with "allow", as fast as the run asks, and remembers what was asked. */
+/** Answers every question with "allow", as fast as the run asks, and remembers which calls (by the model's call id) asked. */
 function approveEverything(handle: WorkflowHandle, asked: Set<string>): { stop: () => Promise<void> } {
   let running = true;
+  const answered = new Set<string>();
   const loop = (async () => {
     while (running) {
       const status = await handle.query(statusQuery).catch(() => undefined);
       for (const pending of status?.pendingPermissions ?? []) {
-        if (asked.has(pending.requestId)) continue;
-        asked.add(pending.requestId);
+        if (answered.has(pending.requestId)) continue;
+        answered.add(pending.requestId);
+        asked.add(pending.toolCallId);
         await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: pending.requestId, decision: 'allow' }] }).catch(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -77,7 +77,8 @@ test('a webhook that answers 500 is retried with backoff, then given up and reco
     const handle = await asking('b.txt', { notify: { webhook: refusing.url('/run-secret-path') } });
     const failed = await waitFor(async () => (await handle.query(stepsQuery)).find((s) => s.reason === 'notification_failed'), 'the given-up step', 60_000);
     const port = new URL(refusing.url()).host;
-    expect(failed.detail).toBe(`request req_b.txt: run webhook (${port}): HTTP 500; given up, the run goes on`);
+    const request = await requestIdFor(handle, 'req_b.txt');
+    expect(failed.detail).toBe(`request ${request}: run webhook (${port}): HTTP 500; given up, the run goes on`);
     expect(JSON.stringify(await handle.query(stepsQuery))).not.toContain('secret-path');
     const times = hooksFor(refusing, handle).map((r) => r.at);
     expect(times).toHaveLength(5);
