@@ -68,6 +68,11 @@ test('a run no worker serves: reading it takes no workflow task, and the next `b
   const handle = await h.client.workflow.start('agentRun', { taskQueue: lonelyQueue, workflowId: `reads-lonely-${suffix}`, args: [{ prompt: 'nobody serves me', workspace: h.workspace() }] });
   const before = await eventTypes(handle);
   expect(before).toEqual([T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED]);
+  // Visibility is eventually consistent: `list` is read once the server lists the run at all.
+  await waitFor(async () => {
+    for await (const run of h.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) if (run.workflowId === handle.workflowId) return true;
+    return undefined;
+  }, 'the run in the visibility store');
 
   const read = await readEverything(handle.workflowId, lonelyQueue);
   expect(read.status.code).toBe(2);
