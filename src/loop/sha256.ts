@@ -1,3 +1,5 @@
+import { forEachUtf8Byte } from './utf8';
+
 /**
  * SHA-256 (FIPS 180-4) over the UTF-8 bytes of a string, as 64 hex digits. Pure JS because
  * workflow code may not use Node's crypto: an approval's digest is checked in the workflow.
@@ -52,23 +54,8 @@ export function sha256Hex(text: string): string {
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-/** UTF-8 as TextEncoder writes it (a lone surrogate becomes U+FFFD), without TextEncoder. */
 function utf8(text: string): Uint8Array {
   const out: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-      }
-    }
-    if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd;
-    if (code < 0x80) out.push(code);
-    else if (code < 0x800) out.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
-    else if (code < 0x10000) out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    else out.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-  }
+  forEachUtf8Byte(text, (byte) => out.push(byte));
   return Uint8Array.from(out);
 }
