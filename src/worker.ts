@@ -23,7 +23,7 @@ export async function runWorker(): Promise<void> {
   // A typo in the operator's egress allow-list fails here too, not at a run's first connection.
   egressPolicyFromEnv();
   const added = await ensureSearchAttributes(config.address, config.namespace).catch((err: Error) => {
-    console.error(`Could not check search attributes (${err.message}); register them as the README says.`);
+    console.error(`Could not check search attributes (${err.message}); register them as docs/operations.md says.`);
     return [];
   });
   if (added.length) console.error(`Registered search attributes: ${added.join(', ')}`);
@@ -52,7 +52,7 @@ export async function runWorker(): Promise<void> {
     if (versioning && versioned) {
       // Not awaited before polling: the server registers the version from this worker's polls.
       applySetCurrentPolicy(connection.workflowService, config.namespace, versioning, versioned.version, (line) => console.error(line)).catch((err: Error) =>
-        console.error(`Worker versioning: could not make build ${versioned.version.buildId} current (${err.message}); see the README's "Upgrading workers"`),
+        console.error(`Worker versioning: could not make build ${versioned.version.buildId} current (${err.message}); see docs/operations.md, "Upgrading workers"`),
       );
     }
     const toolQueue = process.env.BAREAGENT_TOOL_TASK_QUEUE;

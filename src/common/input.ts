@@ -68,7 +68,7 @@ export const ForkFrom = z.strictObject({
 });
 export type ForkFrom = z.infer<typeof ForkFrom>;
 
-/** The one argument of `agentRun` (README, "Configuration"). Unknown fields are rejected. */
+/** The one argument of `agentRun` (docs/configuration.md). Unknown fields are rejected. */
 export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
   workspace: z.string().min(1).optional(),

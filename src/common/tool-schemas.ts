@@ -2,7 +2,7 @@ import { visibleText } from './visible-text';
 import { z } from 'zod';
 
 /**
- * BareAgent's tools, their argument names (part of the public contract: README, "Tools and what each guarantees") and what each one is.
+ * BareAgent's tools, their argument names (part of the public contract: docs/tools.md) and what each one is.
  * Shared by the workflow (argument checks, permission guard) and the provider (JSON schemas).
  */
 export const toolSchemas = {

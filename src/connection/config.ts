@@ -1,6 +1,6 @@
 import { temporalProfile } from './temporal-profile';
 
-/** Names and defaults of the public contract (README, "Configuration"). */
+/** Names and defaults of the public contract (docs/configuration.md). */
 export const DEFAULT_TASK_QUEUE = 'bareagent';
 export const DEFAULT_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_NAMESPACE = 'default';

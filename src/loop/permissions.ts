@@ -57,7 +57,7 @@ function pathRuleMatches(rule: PermissionRule, tool: string, target: string): bo
 }
 
 /**
- * BareAgent's guard (README, "Security model"): the order of the checks is the policy. A deny rule
+ * BareAgent's guard (docs/security-and-trust.md): the order of the checks is the policy. A deny rule
  * wins in every mode, bypass included: bypass skips questions, not the user's explicit refusals.
  */
 export function checkPermission(policy: PermissionPolicy, tool: string, input: unknown): PermissionDecision {

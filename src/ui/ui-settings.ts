@@ -1,4 +1,4 @@
-/** Where the approvers' page listens and how it is reached (README, "A page for approvers"). */
+/** Where the approvers' page listens and how it is reached (docs/running-agents.md, "A page for approvers"). */
 export const DEFAULT_UI_ADDR = '127.0.0.1:8780';
 
 export interface UiSettings {
