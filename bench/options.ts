@@ -1,7 +1,7 @@
 /** `npm run bench -- [--only overhead,throughput] [--iterations 50] ...`: quick defaults, every loop bounded. */
 import { parseArgs } from 'node:util';
 
-export const SECTION_IDS = ['overhead', 'throughput', 'history', 'memory', 'transfer-poll', 'eager', 'tuning', 'bundle', 'sqlite', 'sandbox', 'floor', 'checkpoints', 'parallel-reads', 'sdk-patch', 'tree-reservation'] as const;
+export const SECTION_IDS = ['overhead', 'throughput', 'history', 'memory', 'transfer-poll', 'eager', 'tuning', 'bundle', 'sqlite', 'sandbox', 'floor', 'checkpoints', 'parallel-reads', 'sdk-patch', 'tree-reservation', 'events'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
 export interface BenchOptions {

@@ -23,6 +23,7 @@ import { checkpoints } from './checkpoints';
 import { parallelReads } from './parallel-reads';
 import { sdkPatch } from './sdk-patch';
 import { treeReservation } from './tree-reservation';
+import { runEvents } from './run-events';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -40,6 +41,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   'parallel-reads': parallelReads,
   'sdk-patch': sdkPatch,
   'tree-reservation': treeReservation,
+  events: runEvents,
 };
 
 async function main(): Promise<void> {
