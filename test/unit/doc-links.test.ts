@@ -36,7 +36,7 @@ export function anchorsOf(text: string): Set<string> {
   for (const line of prose(text)) {
     const heading = /^#{1,6} (.*)$/.exec(line);
     if (!heading) continue;
-    const base = heading[1]
+    const base = (heading[1] ?? '')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
       .replace(/\s/g, '-');
@@ -51,7 +51,7 @@ function linksOf(text: string): string[] {
   const found: string[] = [];
   for (const line of prose(text)) {
     const withoutCode = line.replace(/`[^`]*`/g, '');
-    for (const match of withoutCode.matchAll(/\]\(([^)\s]+)\)/g)) found.push(match[1]);
+    for (const match of withoutCode.matchAll(/\]\(([^)\s]+)\)/g)) if (match[1]) found.push(match[1]);
   }
   return found.filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
 }

@@ -7,8 +7,8 @@ import { shortHistoryHarness } from '../support/short-history-server';
 /**
  * A follower that falls behind while a run continues as new and then ends: its next poll finds
  * the last run closed before any poll reached it. It must end with every event, not poll for ever
- * (workflow-streams 1.23.0 kept describing the run it had last polled, which had continued as new,
- * and so kept "following" it; patches/ fixes that).
+ * (the stream's own client, workflow-streams 1.23.0, kept describing the run it had last polled,
+ * which had continued as new, and so kept "following" it).
  */
 const harness = shortHistoryHarness('bareagent-follow-');
 let h: Harness;
