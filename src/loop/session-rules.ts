@@ -6,13 +6,12 @@ import { mainArgument } from '../common/tool-schemas';
  * main argument by its name. Undefined when the exact argument cannot be written as a rule: a
  * trailing `*` would turn it into a prefix rule that allows more than the human saw.
  *
- * A blank argument derives none: the bare tool name would allow every later call of it. Runs
- * recorded before that (`blankDerivesNone` false) keep the bare name on replay.
+ * A blank argument derives none: the bare tool name would allow every later call of it.
  */
-export function sessionRuleFor(tool: string, input: unknown, blankDerivesNone = true): string | undefined {
+export function sessionRuleFor(tool: string, input: unknown): string | undefined {
   if (tool.startsWith('mcp__')) return tool;
   const argument = mainArgument(tool, input).trim();
-  if (!argument) return blankDerivesNone ? undefined : tool;
+  if (!argument) return undefined;
   if (argument.endsWith('*')) return undefined;
   return `${tool}(${argument})`;
 }

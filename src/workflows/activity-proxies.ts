@@ -2,18 +2,6 @@ import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type A
 import type { Activities } from '../activities';
 
 /**
- * Model calls as runs recorded before worker losses stopped counting asked for them: four
- * attempts in all, a lost worker counted like a provider error.
- */
-export const modelActivitiesFourAttempts = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  // callModel heartbeats every 2 s while it waits or streams: a lost worker is noticed in 10 s and
-  // the call is retried on another one.
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
-});
-
-/**
  * Model calls: no limit on attempts, since a lost worker (heartbeat timeout, a killed or drained
  * worker, the start-to-close timeout of a worker that went silent) says nothing about the provider.
  * The activity counts its own provider failures across attempts and makes the fourth final
@@ -91,13 +79,6 @@ export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'ba
 /** The run-start listing of MCP servers: it only reads, and reports a failing server as a value. */
 export const mcpListing = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
-
-/** A read-only or idempotent MCP call as runs recorded before worker losses stopped counting asked for it. */
-export const mcpRepeatableThreeAttempts = proxyActivities<Activities>({
-  startToCloseTimeout: '6 minutes',
-  heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 

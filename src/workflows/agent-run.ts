@@ -4,7 +4,6 @@ import {
   condition,
   ContinueAsNew,
   isCancellation,
-  patched,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
@@ -25,7 +24,6 @@ import type { Stop, Transition } from '../loop/transitions';
 import './shell-quote-loader';
 import { sandboxRequest } from './sandbox-request';
 import { notifyParent } from './background-job';
-import { askRunPatches, CHILDREN_END_WITH_RUN, markRetiredPatches, type RunPatches } from './patches';
 import { finish, proposeCompletion, waitAfter, type CompletionContext } from './completion';
 import { startFromOrigin, showOrigin } from './fork-start';
 import { handOver } from './hand-over';
@@ -47,11 +45,8 @@ import { ToolRound } from './tool-round';
 import { TreeBudget } from './tree-budget';
 import { StallWatchdog } from './stall-watchdog';
 
-/** The guard of this run: writes of settings files ask, unless it replays a run recorded before they did. */
-function guardFor(patches: RunPatches): typeof checkPermission {
-  if (!patches.guardedSettingsFiles) return checkPermission;
-  return (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
-}
+/** The guard of a run: the permission check, and writes of settings and instruction files ask. */
+const guardOfRun: typeof checkPermission = (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -162,7 +157,7 @@ class AgentRun {
    * not in the constructor, so that a run already under way when this shipped also waits for its new jobs.
    */
   private childrenHoldHandOver(): boolean {
-    return this.board.blocksContinueAsNew() && patched(CHILDREN_END_WITH_RUN);
+    return this.board.blocksContinueAsNew();
   }
 
   /** One step record per transition; what follows a proposal (waiting for jobs, idle) comes after its record. */
@@ -215,8 +210,6 @@ class AgentRun {
     this.stream = new WorkflowStream(carried?.stream);
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
-    markRetiredPatches();
-    const patches = askRunPatches();
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -244,7 +237,6 @@ class AgentRun {
         this.state.sessionRules = [...(this.state.sessionRules ?? []), rule];
         this.policy.allow.push(parseRule(rule));
       },
-      blankDerivesNone: patches.checkedToolCalls,
     });
     this.board = new JobBoard(carried?.jobs, (change) => this.human.onChildQuestion(change.question));
     this.tree = new TreeBudget({ config, state: this.state, workflowId: this.workflowId, limits: this.limits });
@@ -258,10 +250,7 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      guard: guardFor(patches),
-      hooksAfterGuard: patches.hooksAfterGuard,
-      workerLossesUncounted: patches.workerLossesUncounted,
-      checkedToolCalls: patches.checkedToolCalls,
+      guard: guardOfRun,
       hooks: this.hooks,
       tree: this.tree,
       watchdog: this.watchdog,
@@ -272,7 +261,6 @@ class AgentRun {
       report: this.report,
       offered: this.offered,
       compaction: { ...DEFAULT_COMPACTION, ...config.compaction },
-      workerLossesUncounted: patches.workerLossesUncounted,
       tree: this.tree,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };

@@ -1,11 +1,9 @@
-import { patched } from '@temporalio/workflow';
 import type { CheckpointResult, CheckpointsView, RunCheckpoints, StepCheckpoint } from '../common/checkpoint';
 import type { AgentRunConfig } from '../common/input';
 import { parseRule } from '../loop/permission-rules';
 import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
 import { checkpointing, localCheckpointing } from './activity-proxies';
 import { invalidInput } from './failures';
-import { WORKSPACE_CHECKPOINTS } from './patches';
 import type { RunState } from './run-state';
 
 type Config = Omit<AgentRunConfig, 'resume'>;
@@ -50,7 +48,7 @@ function leftOutOf(taken: CheckpointResult & { ok: true }): { leftOut?: string[]
  * existed has no marker here and replays without them.
  */
 export async function startCheckpoints(config: Config, state: RunState, workflowId: string): Promise<void> {
-  if (config.checkpoints === false || !patched(WORKSPACE_CHECKPOINTS)) return;
+  if (config.checkpoints === false) return;
   const deny = deniedPaths(config);
   const taken = await take(config, state, workflowId, 'run start', deny);
   state.checkpoints = taken.ok ? { workspace: taken.workspace, store: taken.store, start: taken.id, last: taken.id, deny, ...leftOutOf(taken) } : { deny, error: taken.error };

@@ -26,7 +26,6 @@ export interface HumanChannelContext {
   allowForRun(rule: string): void;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   /** See PermissionGate: false only for runs recorded before a blank argument derived no rule. */
-  blankDerivesNone: boolean;
 }
 
 /**
@@ -39,7 +38,7 @@ export class HumanChannel {
   private asked = 0;
 
   constructor(private readonly context: HumanChannelContext) {
-    this.gate = new PermissionGate(context.blankDerivesNone);
+    this.gate = new PermissionGate();
   }
 
   pending(): PendingPermission[] {

@@ -1,9 +1,7 @@
-import { patched } from '@temporalio/workflow';
 import type { MayHaveRun, WorkspaceChanges } from '../common/may-have-run';
 import type { ToolCall } from '../common/messages';
 import { repeatableTools } from './activity-proxies';
 import { attempt, workerLost } from './failures';
-import { MAY_HAVE_RUN } from './patches';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 
@@ -39,7 +37,7 @@ export class MayHaveRunLog {
    */
   async failed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string> {
     const lost = workerLost(err);
-    if (!lost || !patched(MAY_HAVE_RUN)) return '';
+    if (!lost) return '';
     const lostAfterMs = Date.now() - startedAtMs;
     const { workspace, toolTaskQueue, state, workflowId } = this.context;
     const looked = await attempt(() =>

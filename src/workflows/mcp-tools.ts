@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { McpCatalog, McpServerListing, McpTool } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
@@ -8,8 +7,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
 import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult } from '../loop/tool-results';
-import { mcpListing, mcpOnce, mcpRepeatable, mcpRepeatableThreeAttempts, readAtRunStart } from './activity-proxies';
-import { MCP_TOOLS } from './patches';
+import { mcpListing, mcpOnce, mcpRepeatable, readAtRunStart } from './activity-proxies';
 import { attempt } from './failures';
 
 /**
@@ -26,7 +24,7 @@ export async function listMcpTools(
   /** The files each workspace server runs, as the run-start question showed them. */
   workspacePins?: Record<string, PinnedFile[]>,
 ): Promise<McpCatalog | undefined> {
-  if (config.depth > 0 || !patched(MCP_TOOLS)) return undefined;
+  if (config.depth > 0) return undefined;
   const catalog = await readAtRunStart('listMcpTools', { local, remote: mcpListing, toolTaskQueue: config.toolTaskQueue }, 'MCP servers: list tools', [
     { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}), ...(workspacePins ? { workspacePins } : {}) },
   ]);
@@ -55,8 +53,6 @@ export interface McpCallContext {
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
   /** See DispatchContext.beforeRun. */
   beforeRun?(call: ToolCall): Promise<string | undefined>;
-  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
-  workerLossesUncounted: boolean;
   /** The call's idempotency key, sent in the request's `_meta`. */
   callKey(call: ToolCall): string;
   /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
@@ -77,7 +73,7 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   const blocked = await context.beforeRun?.(call);
   if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const { config } = context;
-  const proxy = tool.repeatable ? (context.workerLossesUncounted ? mcpRepeatable : mcpRepeatableThreeAttempts) : mcpOnce;
+  const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
   const summary = `${server.name} · ${tool.tool}`.slice(0, 120);
   const startedAt = Date.now();
   const ran = await attempt<ToolOutcome>(() =>

@@ -1,14 +1,12 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { LLMResponse, Message } from '../common/messages';
 import { addUsage } from '../loop/budget';
 import type { CompactionOptions } from '../loop/compaction';
 import { contextTokens, estimateContextTokens, estimateTextTokens, type TokenAnchor } from '../loop/token-count';
 import type { Stop, Transition } from '../loop/transitions';
-import { modelActivities, modelActivitiesFourAttempts } from './activity-proxies';
+import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
-import { USAGE_ESTIMATES } from './patches';
 import { instructionsPrompt } from './project-instructions';
 import { basePrompt } from './run-environment';
 import { sandboxRequest } from './sandbox-request';
@@ -27,9 +25,6 @@ export interface ModelTurnContext {
   report: RunReporter;
   offered: ReadonlySet<string>;
   compaction: CompactionOptions;
-  /** See AgentRun: false only for runs recorded before tokens were counted from the provider's usage. */
-  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
-  workerLossesUncounted: boolean;
   /** Each model call reserves what it may cost from the agent tree's root first, and settles after (src/workflows/tree-budget.ts). */
   tree: Pick<TreeBudget, 'reserve' | 'settle'>;
 }
@@ -107,7 +102,7 @@ export class ModelTurn {
     const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
-    const proxy = this.context.workerLossesUncounted ? modelActivities : modelActivitiesFourAttempts;
+    const proxy = modelActivities;
     const promptTokens = estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
     const reserved = await this.context.tree.reserve({ promptTokens, maxOutputTokens: config.modelSettings?.maxOutputTokens });
     if (reserved && 'kind' in reserved) return reserved;
@@ -144,7 +139,7 @@ export class ModelTurn {
         },
       ],
     );
-    if (response.usageMissing && patched(USAGE_ESTIMATES)) {
+    if (response.usageMissing) {
       // Without a count, token and cost budgets would never trip: estimate what was sent and received.
       const inputTokens = estimateContextTokens(messages) + estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(mcpTools));
       response.usage = { inputTokens, outputTokens: estimateTextTokens(response.text + JSON.stringify(response.toolCalls)) };

@@ -1,11 +1,10 @@
-import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { HumanNeeded } from '../common/notify';
 import { toolSummary } from '../common/tool-schemas';
 import { inputDigest } from '../loop/input-digest';
 import type { PendingPermission } from '../common/wire';
 import { notifying } from './activity-proxies';
-import { NOTIFY_HUMAN } from './patches';
 import { describeActivityFailure } from './failures';
 
 /**
@@ -42,7 +41,6 @@ export function humanNeeded(workflowId: string, request: PendingPermission): Hum
  * Returns what to call once the request is decided: retries still under way then stop.
  */
 export function notifyHuman(config: Omit<AgentRunConfig, 'resume'>, workflowId: string, request: PendingPermission, failed: (error: string) => void): () => void {
-  if (!patched(NOTIFY_HUMAN)) return () => undefined;
   const scope = new CancellationScope();
   const started = scope.run(() =>
     notifying.notifyHuman.executeWithOptions({ summary: `notify: ${toolSummary(request.tool, request.input, 80)}` }, [

@@ -26,10 +26,7 @@ export class PermissionGate {
   private readonly decided = new Set<string>();
   private readonly digests = new Map<string, string>();
 
-  constructor(
-    /** See sessionRuleFor: false only for runs recorded before a blank argument derived no rule. */
-    private readonly blankDerivesNone = true,
-  ) {
+  constructor() {
     setHandler(permissionDecisionSignal, (raw) => {
       const problem = this.problemWith(raw);
       if (problem) {
@@ -84,7 +81,7 @@ export class PermissionGate {
 
   private derivedRule(requestId: string): string | undefined {
     const request = this.pending.get(requestId);
-    return request ? sessionRuleFor(request.tool, request.input, this.blankDerivesNone) : undefined;
+    return request ? sessionRuleFor(request.tool, request.input) : undefined;
   }
 
   private problemWith(raw: unknown): string | undefined {

@@ -1,16 +1,14 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall } from '../common/messages';
 import { MAX_PROJECT_INSTRUCTIONS_CHARS, type ProjectInstructions } from '../common/project-instructions';
 import { touchedDirectories } from '../loop/instruction-dirs';
 import { instructionReading, readAtRunStart } from './activity-proxies';
 import { attempt } from './failures';
-import { NESTED_INSTRUCTIONS, PROJECT_INSTRUCTIONS } from './patches';
 import type { RunState } from './run-state';
 
 /** At the start of a new run, unless turned off: the workspace's AGENTS.md, read by the tool worker and recorded. */
 export async function readInstructions(config: Omit<AgentRunConfig, 'resume'>, local = false): Promise<ProjectInstructions | undefined> {
-  if (!config.projectInstructions || !patched(PROJECT_INSTRUCTIONS)) return undefined;
+  if (!config.projectInstructions) return undefined;
   return readAtRunStart('readProjectInstructions', { local, remote: instructionReading, toolTaskQueue: config.toolTaskQueue }, 'project instructions (AGENTS.md)', [
     config.workspace ? { workspace: config.workspace } : {},
   ]);
@@ -28,7 +26,7 @@ export async function readNestedInstructionsAfter(calls: readonly ToolCall[], co
   if (!state.instructions) return;
   const seen = new Set(state.instructionDirs ?? []);
   const fresh = touchedDirectories(calls, config.workspace).filter((dir) => !seen.has(dir)).slice(0, Math.max(0, MAX_DIRECTORIES - seen.size));
-  if (fresh.length === 0 || !patched(NESTED_INSTRUCTIONS)) return;
+  if (fresh.length === 0) return;
   state.instructionDirs = [...seen, ...fresh];
   const left = MAX_PROJECT_INSTRUCTIONS_CHARS - state.instructions.text.length;
   const read = await attempt(() =>

@@ -1,10 +1,8 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { RunEnvironment } from '../common/run-environment';
 import { defaultSystemPrompt } from '../loop/system-prompt';
 import { instructionReading, readAtRunStart } from './activity-proxies';
 import { attempt } from './failures';
-import { DEFAULT_SYSTEM_PROMPT } from './patches';
 import type { RunState } from './run-state';
 
 /**
@@ -14,7 +12,7 @@ import type { RunState } from './run-state';
  * prompt rather than failing it.
  */
 export async function readEnvironment(config: Omit<AgentRunConfig, 'resume'>, local = false): Promise<RunEnvironment | undefined> {
-  if (config.systemPrompt !== undefined || !patched(DEFAULT_SYSTEM_PROMPT)) return undefined;
+  if (config.systemPrompt !== undefined) return undefined;
   const read = await attempt(() =>
     readAtRunStart('readRunEnvironment', { local, remote: instructionReading, toolTaskQueue: config.toolTaskQueue }, 'workspace listing for the system prompt', [
       config.workspace ? { workspace: config.workspace } : {},

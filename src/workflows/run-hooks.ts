@@ -1,4 +1,4 @@
-import { ActivityCancellationType, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HookEvent, HooksConfig, HookSpec } from '../common/hooks';
 import type { AgentRunConfig } from '../common/input';
@@ -7,21 +7,7 @@ import type { SandboxRequest } from '../common/sandbox';
 import type { PendingPermission } from '../common/wire';
 import { hooksFor, hookVerdict, type HookVerdict } from '../loop/hook-decisions';
 import type { Transition } from '../loop/transitions';
-import { readAtRunStart } from './activity-proxies';
-import { HOOKS } from './patches';
 import { attempt } from './failures';
-
-/** Reading the settings at run start: a read, safe to repeat. */
-const settingsReading = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumAttempts: 3 } });
-
-/** At the start of a new run: the worker's and the workspace's hooks, read by the tool worker and recorded. */
-export async function readHooks(config: Omit<AgentRunConfig, 'resume'>, local = false): Promise<HooksConfig | undefined> {
-  if (!patched(HOOKS)) return undefined;
-  const found = await readAtRunStart('readHooks', { local, remote: settingsReading, toolTaskQueue: config.toolTaskQueue }, 'hooks (.bareagent/settings.json)', [
-    config.workspace ? { workspace: config.workspace } : {},
-  ]);
-  return found.hooks.length > 0 || found.errors ? found : undefined;
-}
 
 export interface RunHooksContext {
   config: Omit<AgentRunConfig, 'resume'>;

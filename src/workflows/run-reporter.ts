@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, setCurrentDetails } from '@temporalio/workflow';
+import { ApplicationFailure, setCurrentDetails } from '@temporalio/workflow';
 import type { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import { EVENTS_TOPIC, type RunEvent } from '../common/events';
 import type { StepCheckpoint } from '../common/checkpoint';
@@ -8,7 +8,6 @@ import { formatRemaining, type BudgetLimits } from '../loop/budget';
 import { budgetSnapshot, stepRecord } from '../loop/steps';
 import { describeTransition, type Transition } from '../loop/transitions';
 import type { RunState } from './run-state';
-import { SPARSE_ITERATION_ATTRIBUTE } from './patches';
 import { RunAttributes } from './search-attribute-keys';
 
 /** With sparse upserts, `BareAgentIterations` is upserted at iteration 1 and every this many after it. */
@@ -30,9 +29,6 @@ export class RunReporter {
   private checkpointLine = '';
   /** Told of every step (the stall watchdog). */
   onStep: (() => void) | undefined;
-  /** Iterations upserted every ITERATION_ATTRIBUTE_EVERY (and with each status change), not every iteration. */
-  private readonly sparseIterations = patched(SPARSE_ITERATION_ATTRIBUTE);
-
   constructor(
     stream: WorkflowStream,
     private readonly state: RunState,
@@ -89,7 +85,7 @@ export class RunReporter {
   setPhase(phase: RunPhase): void {
     this.phase = phase;
     const iterations = this.iteration;
-    if (!this.sparseIterations || iterations <= 1 || iterations % ITERATION_ATTRIBUTE_EVERY === 0) this.attributes.set({ iterations });
+    if (iterations <= 1 || iterations % ITERATION_ATTRIBUTE_EVERY === 0) this.attributes.set({ iterations });
     else this.attributes.note({ iterations });
     setCurrentDetails(`**${phase}** · iteration ${this.iteration}/${this.maxIterations} · ${formatRemaining(this.state.budget, this.limits, Date.now())}${this.checkpointLine}`);
   }

@@ -1,13 +1,10 @@
-import { ActivityFailure, ApplicationFailure, patched } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { FailureType } from '../common/failures';
 import type { AgentRunConfig } from '../common/input';
 import type { SandboxRequest } from '../common/sandbox';
-import { listMcpTools } from './mcp-tools';
-import { RUN_START_TOGETHER, SETTINGS_SNAPSHOT } from './patches';
 import { readInstructions } from './project-instructions';
 import { readEnvironment } from './run-environment';
 import { invalidInput } from './failures';
-import { readHooks } from './run-hooks';
 import type { RunState } from './run-state';
 import { applyWorkspaceSettings, type AskAboutSettings } from './workspace-settings';
 
@@ -36,29 +33,12 @@ function refusedWorkspace(err: unknown): ApplicationFailure | undefined {
 }
 
 async function readAll(config: Omit<AgentRunConfig, 'resume'>, sandbox: SandboxRequest, state: RunState, ask: AskAboutSettings): Promise<void> {
-  if (!patched(RUN_START_TOGETHER)) {
-    state.mcp = await listMcpTools(config, sandbox);
-    state.instructions = await readInstructions(config);
-    state.hooks = await readHooks(config);
-    return;
-  }
   const local = !config.toolTaskQueue;
-  if (patched(SETTINGS_SNAPSHOT)) {
-    const [, instructions, environment] = await Promise.all([
-      applyWorkspaceSettings(config, sandbox, state, local, ask),
-      readInstructions(config, local),
-      readEnvironment(config, local),
-    ]);
-    state.instructions = instructions;
-    if (environment) state.environment = environment;
-    return;
-  }
-  let environment;
-  [state.mcp, state.instructions, state.hooks, environment] = await Promise.all([
-    listMcpTools(config, sandbox, local),
+  const [, instructions, environment] = await Promise.all([
+    applyWorkspaceSettings(config, sandbox, state, local, ask),
     readInstructions(config, local),
-    readHooks(config, local),
     readEnvironment(config, local),
   ]);
+  state.instructions = instructions;
   if (environment) state.environment = environment;
 }

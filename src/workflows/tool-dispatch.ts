@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import { describeIssues } from '../common/input';
 import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
@@ -8,7 +7,6 @@ import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult, unknownToolResult } from '../loop/tool-results';
 import { AT_MOST_ONCE_TOOLS, localReadTools, onceTools, READ_ONLY_TOOLS, repeatableTools } from './activity-proxies';
 import { attempt } from './failures';
-import { LOCAL_READ_TOOLS } from './patches';
 
 export interface DispatchContext {
   workspace: string | undefined;
@@ -33,8 +31,6 @@ export interface DispatchContext {
   callKey(call: ToolCall): string;
   /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
   atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
-  /** A whitespace-only `command` or `file_path` is an invalid argument (false: replaying a run recorded before). */
-  refuseBlank?: boolean;
 }
 
 /**
@@ -48,7 +44,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
   if (!parsed.success) {
     return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${describeIssues(parsed.error)}`);
   }
-  const blank = context.refuseBlank ? blankArgument(parsed.data) : undefined;
+  const blank = blankArgument(parsed.data);
   if (blank) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${blank}: must not be blank`);
   const decision = context.checkPermission(call.name, parsed.data);
   if (decision.behavior === 'deny') return deniedResult(call.id);
@@ -81,7 +77,7 @@ function blankArgument(input: unknown): string | undefined {
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext, callId: string): Promise<ToolOutcome> {
-  const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue && patched(LOCAL_READ_TOOLS);
+  const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue;
   const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),

@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
@@ -8,7 +7,6 @@ import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
-import { hookBlockedResult } from '../loop/tool-results';
 import { filesSeen } from '../loop/tool-results';
 import { canonicalPath } from '../loop/workspace-path';
 import type { Transition } from '../loop/transitions';
@@ -21,7 +19,6 @@ import { checkpointAfterRound } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from './activity-proxies';
-import { PARALLEL_READ_ONLY_CALLS } from './patches';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
 import type { StallWatchdog } from './stall-watchdog';
@@ -39,12 +36,6 @@ export interface ToolRoundContext {
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
   guard: typeof checkPermission;
-  /** PreToolUse hooks once the guard let a call through; false only for runs recorded before. */
-  hooksAfterGuard: boolean;
-  /** See AgentRun: false only for runs recorded before lost workers stopped counting as attempts. */
-  workerLossesUncounted: boolean;
-  /** See CHECKED_TOOL_CALLS: false only for runs recorded before blank arguments and job counts were checked. */
-  checkedToolCalls: boolean;
   hooks: RunHooks;
   tree: TreeBudget;
   /** The run's stall watchdog, when it has one: a subagent's time is not this run's stall. */
@@ -75,7 +66,7 @@ export class ToolRound {
       // Consecutive read-only calls run at once (runs recorded before ran them one by one); their
       // results still enter the history, the stream and the loop detector in the reply's order.
       const reads = this.readOnlyRunAt(calls, next);
-      const together = reads > 1 && patched(PARALLEL_READ_ONLY_CALLS);
+      const together = reads > 1;
       const batch = calls.slice(next, next + (together ? reads : 1));
       next += batch.length;
       const outcomes = await Promise.all(batch.map((call) => this.execute(call, alreadyShown)));
@@ -137,20 +128,14 @@ export class ToolRound {
     if (!alreadyShown) report.publish({ type: 'tool_call', step: state.budget.iterations, id: call.id, name: call.name, input: call.input });
     report.setPhase('running_tool');
     const mcp = findMcpTool(state.mcp, call.name);
-    // PreToolUse hooks run once the guard let the call through (runs recorded before ran them first, for every call).
-    const after = this.context.hooksAfterGuard;
+    // PreToolUse hooks run once the guard (or a human) let the call through, never for unknown tools.
     let ran = false;
     const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
       const reason = await this.context.hooks.preToolUse(c);
       ran = reason === undefined;
       return reason;
     };
-    const blocked = after ? undefined : await this.context.hooks.preToolUse(call);
-    const hookPoint = after ? { beforeRun } : {};
-    const result =
-      blocked !== undefined
-        ? hookBlockedResult(call.id, blocked)
-        : mcp
+    const result = mcp
           ? await dispatchMcpCall(call, mcp, {
               config,
               sandbox: this.context.sandbox,
@@ -158,11 +143,10 @@ export class ToolRound {
               askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
               callKey,
               atMostOnceFailed,
-              workerLossesUncounted: this.context.workerLossesUncounted,
-              ...hookPoint,
+              beforeRun,
             })
           : await dispatchToolCall(call, {
-              ...hookPoint,
+              beforeRun,
               workspace: config.workspace,
               toolTaskQueue: config.toolTaskQueue,
               sandbox: this.context.sandbox,
@@ -176,9 +160,8 @@ export class ToolRound {
               fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
               callKey,
               atMostOnceFailed,
-              refuseBlank: this.context.checkedToolCalls,
             });
-    if (after ? ran : blocked === undefined) {
+    if (ran) {
       const feedback = await this.context.hooks.postToolUse(call, result);
       if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
     }
@@ -210,7 +193,7 @@ export class ToolRound {
   }
 
   private runWorkflowTool(name: ToolName, args: unknown) {
-    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state), bounded: this.context.checkedToolCalls, watchdog: this.context.watchdog };
+    const context = { board: this.context.board, tree: this.context.tree, config: this.context.config, workflowId: this.context.workflowId, settings: inheritedSettings(this.context.state), watchdog: this.context.watchdog };
     if (name === 'background_run') return backgroundRun(args as ToolArgs<'background_run'>, context);
     return subagent(args as ToolArgs<'subagent'>, context);
   }

@@ -1,4 +1,4 @@
-import { CancellationScope, getExternalWorkflowHandle, log, patched, setHandler } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import { TreeBudgetSpent, TreeSpend, type TreeGrant, type TreeReservationRequest } from '../common/tree-budget';
 import { treeBudgetSpentSignal, treeSpendSignal } from '../common/contract';
@@ -8,7 +8,6 @@ import { childBudgets, formatTreeUsed, hasTreeBudget, recordMemberSpend, spentTr
 import { DEFAULT_OUTPUT_RESERVATION, MIN_OUTPUT_TOKENS, outputRoom } from '../loop/tree-reservation';
 import type { Stop } from '../loop/transitions';
 import { treeReserving } from './activity-proxies';
-import { TREE_BUDGET } from './patches';
 import type { RunState } from './run-state';
 import { TreeLedger } from './tree-ledger';
 
@@ -179,7 +178,6 @@ export class TreeBudget {
    * Runs recorded before trees shared a budget started their subagents with none.
    */
   forChild(share: ChildShare | undefined, nowMs: number): { tree?: { rootWorkflowId: string }; budgets?: { maxTokens?: number; maxCostUsd?: number } } | { refused: string } {
-    if (!patched(TREE_BUDGET)) return {};
     const { state, limits } = this.context;
     const spent = state.tree?.spent;
     if (spent) return { refused: `Subagent refused: ${spent.message}` };

@@ -19,8 +19,6 @@ export interface WorkflowToolContext {
   workflowId: string;
   /** The settings snapshot of the top-level run's start, handed down so that no subagent reads a settings file. */
   settings?: InheritedSettings | undefined;
-  /** Jobs and subagents are bounded by the run's `concurrency` (false: a run recorded before that). */
-  bounded: boolean;
   watchdog?: StallWatchdog | undefined;
 }
 
@@ -38,7 +36,7 @@ export async function backgroundRun(args: ToolArgs<'background_run'>, ctx: Workf
   const taskId = args.task_id ?? ctx.board.nextTaskId();
   if (ctx.board.isRunning(taskId)) return { ok: true, output: `Background task already running: ${taskId}`, isError: true };
   const jobLimit = ctx.config.concurrency.backgroundJobs;
-  if (ctx.bounded && ctx.board.runningOf('command') >= jobLimit) return overLimit('background jobs are', jobLimit, 'backgroundJobs');
+  if (ctx.board.runningOf('command') >= jobLimit) return overLimit('background jobs are', jobLimit, 'backgroundJobs');
   const input: BackgroundJobInput = {
     parentWorkflowId: ctx.workflowId,
     taskId,
@@ -63,7 +61,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     return { ok: true, output: `Subagent refused: recursion depth ${depth} exceeds limit ${MAX_SUBAGENT_DEPTH}`, isError: true };
   }
   const subagentLimit = ctx.config.concurrency.subagents;
-  if (ctx.bounded && ctx.board.runningOf('subagent') >= subagentLimit) return overLimit('subagents are', subagentLimit, 'subagents');
+  if (ctx.board.runningOf('subagent') >= subagentLimit) return overLimit('subagents are', subagentLimit, 'subagents');
   const share = ctx.tree.forChild(args.budget, Date.now());
   if ('refused' in share) return { ok: true, output: share.refused, isError: true };
   const taskId = ctx.board.nextTaskId('sub');
