@@ -74,7 +74,7 @@ test('model text, tool input and output, and the final answer print escaped in f
     shown.set(args.join(' '), result);
     expect({ args, code: result.code, raw: rawSequences(result) }).toEqual({ args, code: 0, raw: [] });
   }
-  expect(shown.get(`history ${run.workflowId}`)?.stdout).toContain('evil\\x1b[2K\\x1b[1Atool');
+  expect(shown.get(`history ${run.workflowId}`)?.stdout).toContain('read_file missing\\x');
   // The same JSON value: the escapes are JSON's own.
   const json = JSON.parse(shown.get(`messages ${run.workflowId} --json`)?.stdout ?? '') as Array<{ content: unknown }>;
   expect(json.at(-1)?.content).toEqual([{ type: 'text', text: `The answer ${HOSTILE} end.` }]);
@@ -82,7 +82,7 @@ test('model text, tool input and output, and the final answer print escaped in f
   const list = await runCli(['list', '--query', `WorkflowId = '${run.workflowId}'`], env);
   expect(list.code).toBe(0);
   expect(rawSequences(list)).toEqual([]);
-  expect(list.stdout).toContain('summary \\x1b]52');
+  expect(list.stdout).toContain(run.workflowId);
 }, CLI_TEST_MS);
 
 test("an error message (the provider's words) prints escaped", async () => {
