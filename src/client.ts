@@ -2,6 +2,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
+import { visibleLines } from './common/visible-text';
 import { InvalidEncryptionKey } from './codec/encryption-key';
 import { PreflightError } from './doctor/run-doctor';
 import { registerCancel } from './cli/commands/cancel';
@@ -213,19 +214,20 @@ Examples:
 main(process.argv)
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
+    // Every message is shown through visibleLines: an error can quote a file name, a tool's input or a server's words.
     // Commander printed the message (or the help) already.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.usage);
     // Ctrl-C at a question: the lines printed say how to reach the run, which goes on.
     if (err instanceof LeftRunning) process.exit(130);
     if (err instanceof PreflightError) console.error(err.message);
-    else if (err instanceof WorkflowNotFoundError) console.error(pc.red(notFoundMessage(err)));
-    else if (err instanceof UsageError || err instanceof InvalidEncryptionKey) console.error(pc.red(err.message));
+    else if (err instanceof WorkflowNotFoundError) console.error(pc.red(visibleLines(notFoundMessage(err))));
+    else if (err instanceof UsageError || err instanceof InvalidEncryptionKey) console.error(pc.red(visibleLines(err.message)));
     else if (err instanceof Error && /binary\/encrypted/.test(err.message)) {
-      console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${err.message})`));
+      console.error(pc.red(`This run's payloads are encrypted: set BAREAGENT_ENCRYPTION_KEY to the key its worker uses. (${visibleLines(err.message)})`));
     }
-    else if (err instanceof WorkflowUpdateFailedError) console.error(pc.red(`Refused: ${err.cause?.message ?? err.message}`));
+    else if (err instanceof WorkflowUpdateFailedError) console.error(pc.red(`Refused: ${visibleLines(err.cause?.message ?? err.message)}`));
     // Expected failures (a taken port, no connection) read best as one message; BAREAGENT_DEBUG=1 shows the stack.
-    else if (err instanceof Error) console.error(pc.red(process.env.BAREAGENT_DEBUG ? (err.stack ?? err.message) : err.message));
-    else console.error(pc.red(String(err)));
+    else if (err instanceof Error) console.error(pc.red(visibleLines(process.env.BAREAGENT_DEBUG ? (err.stack ?? err.message) : err.message)));
+    else console.error(pc.red(visibleLines(String(err))));
     process.exit(EXIT.usage);
   });

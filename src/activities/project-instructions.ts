@@ -31,11 +31,12 @@ function capped(content: string, maxChars: number): { text: string; truncated: b
 
 /** At run start: the workspace root's instructions, capped. */
 export async function readProjectInstructions(request: { workspace?: string }): Promise<ProjectInstructions> {
-  const found = await readInstructionFile(workspaceRoot(request.workspace), '');
-  if (!found) return { files: [], text: '' };
-  if ('error' in found) return { files: [], text: '', error: found.error };
+  const workspace = workspaceRoot(request.workspace);
+  const found = await readInstructionFile(workspace, '');
+  if (!found) return { files: [], text: '', workspace };
+  if ('error' in found) return { files: [], text: '', error: found.error, workspace };
   const { text, truncated } = capped(found.content, MAX_PROJECT_INSTRUCTIONS_CHARS);
-  return { files: [found.file], text, ...(truncated ? { truncated } : {}) };
+  return { files: [found.file], text, ...(truncated ? { truncated } : {}), workspace };
 }
 
 /**

@@ -2,7 +2,7 @@ import { statusQuery, decidePermissionUpdate } from '../common/contract';
 import { createInterface } from 'node:readline/promises';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
-import { visibleText } from '../common/visible-text';
+import { visibleLines, visibleText } from '../common/visible-text';
 import { inputDigest } from '../loop/input-digest';
 import { decidedElsewhere, type Decided } from './decided-elsewhere';
 import { LeftRunning } from './left-running';
@@ -74,7 +74,7 @@ export async function askInline(
       console.log(leftLines(options.followed ?? workflowId, workflowId, request).join('\n'));
       throw new LeftRunning(options.followed ?? workflowId);
     }
-    console.error(pc.yellow(`Could not send the answer: ${(err as Error).message}`));
+    console.error(pc.yellow(`Could not send the answer: ${visibleLines((err as Error).message)}`));
   } finally {
     stopWatching.abort();
     rl.close();

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { visibleJson, visibleProse } from '../common/visible-text';
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
 import { askInline, howToAnswer, isPending } from './ask-permission';
@@ -67,12 +68,12 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
     await display.close();
   }
   const outcome = await runOutcome(client, workflowId);
-  if (outcome.status === 'completed' && !display.answerShown && outcome.result.text) console.log(outcome.result.text);
+  if (outcome.status === 'completed' && !display.answerShown && outcome.result.text) console.log(visibleProse(outcome.result.text));
   return outcome;
 }
 
 async function watchAsJson(client: Client, workflowId: string, fromOffset: number | undefined): Promise<RunOutcome> {
-  await followRun(client, workflowId, (event, offset) => void process.stdout.write(`${JSON.stringify({ offset, ...event })}\n`), {
+  await followRun(client, workflowId, (event, offset) => void process.stdout.write(`${visibleJson({ offset, ...event })}\n`), {
     ...(fromOffset !== undefined ? { fromOffset } : {}),
   });
   return runOutcome(client, workflowId);

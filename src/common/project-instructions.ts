@@ -8,6 +8,8 @@ export interface ProjectInstructions {
   truncated?: boolean;
   /** Set when a file exists but could not be read (e.g. a symlink out of the workspace). */
   error?: string;
+  /** The workspace's real path the run-start read used (src/workflows/workspace-path.ts); none for nested reads. */
+  workspace?: string;
 }
 
 export const MAX_PROJECT_INSTRUCTIONS_CHARS = 32 * 1024;

@@ -61,3 +61,30 @@ export function inputHasHiddenCharacters(value: unknown, depth = 0): boolean {
 
 /** The one warning shown beside a question whose tool or input holds such characters, in the terminal and on the page. */
 export const HIDDEN_WARNING = '⚠ contains hidden or blank-looking characters (shown escaped)';
+
+/**
+ * The model's prose as a terminal may show it: like `visibleBlock` (newlines and tabs stay, so
+ * code and lists keep their shape), everything else a terminal would act on or hide written out.
+ * Escaped before any Markdown styling is added, so only the CLI's own styles reach the screen.
+ */
+export function visibleProse(text: string): string {
+  return visibleBlock(text);
+}
+
+/** A hidden character as JSON's own escape: `\u001b`, `\u202e`, a pair for `\u{e0041}`. */
+function jsonEscape(char: string): string {
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+/**
+ * `JSON.stringify` whose text holds no character a terminal would act on or hide: JSON writes C0
+ * controls out itself but leaves C1 controls (U+009B is a CSI), DEL, bidi and tag characters raw;
+ * these become `\uXXXX` escapes. The same JSON value, parsed; only the layout's spaces and newlines stay.
+ */
+export function visibleJson(value: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown, space?: number): string {
+  const text = JSON.stringify(value, replacer, space);
+  if (text === undefined) return 'null';
+  return text.replace(HIDDEN, (char) => (char === ' ' || char === '\n' ? char : jsonEscape(char)));
+}

@@ -37,6 +37,8 @@ export interface WorkspaceSettingsRead {
   mcpServers: WorkspaceMcpServer[];
   /** Files that could not be used, and why. */
   errors?: string[];
+  /** The workspace's real path, as resolved and checked by the read: the run's one path from then on (none in runs recorded before). */
+  workspace?: string;
 }
 
 /** How the workspace's own settings came to be applied or not. */

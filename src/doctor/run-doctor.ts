@@ -3,7 +3,7 @@ import { ensureBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
 import { findOrBuildTemporalCli } from '../server/temporal-cli';
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
-import { formatTable } from '../cli/table';
+import { formatTable, styled, type StyledCell } from '../cli/table';
 import { failing, type Check, type Fix, type Needs } from './check';
 import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, checkSocat, checkTemporalCli, checkTmux } from './probes';
 
@@ -41,13 +41,13 @@ function fixLines(fix: Fix, family: ReturnType<typeof platformFamily>): string[]
   return lines;
 }
 
-const STATUS = { ok: pc.green('ok'), warn: pc.yellow('warn'), missing: pc.red('MISSING') } as const;
+const STATUS = { ok: styled('ok', pc.green), warn: styled('warn', pc.yellow), missing: styled('MISSING', pc.red) } as const;
 
 /** One table: each check, ok / warn / MISSING, why, and under a row that is not ok the exact fix. */
 export function renderChecks(checks: Check[], family = platformFamily()): string {
-  const rows: string[][] = [];
+  const rows: Array<Array<string | StyledCell>> = [];
   for (const check of checks) {
-    const status = check.status === 'missing' && !check.required ? pc.yellow('missing') : STATUS[check.status];
+    const status = check.status === 'missing' && !check.required ? styled('missing', pc.yellow) : STATUS[check.status];
     rows.push([check.name, status, check.required ? 'required' : 'optional', check.detail]);
     if (check.status !== 'ok' && check.fix) for (const line of fixLines(check.fix, family)) rows.push(['', '', '', `  fix: ${line}`]);
   }

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatTable } from '../cli/table';
+import { formatTable, styled } from '../cli/table';
 import type { TrialResult } from './trial';
 
 export interface EvalSummary {
@@ -35,7 +35,7 @@ export function formatResults(results: TrialResult[]): string {
     .map((r) => [
       r.task,
       String(r.trial),
-      r.pass ? pc.green('pass') : pc.red('FAIL'),
+      r.pass ? styled('pass', pc.green) : styled('FAIL', pc.red),
       String(r.iterations),
       (r.inputTokens + r.outputTokens).toLocaleString('en-US'),
       seconds(r.wallMs),

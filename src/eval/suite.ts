@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Budgets, describeIssues, PermissionMode, PermissionRules } from '../common/input';
 import { UsageError } from '../cli/run-input';
-import { outsideLinks } from './template-links';
+import { outsideLinks, specialFiles } from './template-links';
+import { visibleText } from '../common/visible-text';
 
 /**
  * One eval task: `<suite>/<name>/task.json` beside `<suite>/<name>/workspace/`, the template each
@@ -63,6 +64,8 @@ export function loadSuite(dir: string, only: string[] = []): EvalTask[] {
 
 function loadTask(dir: string): EvalTask {
   const file = path.join(dir, 'task.json');
+  // Read only a regular file: a FIFO would block the eval for ever, a link would read (and quote in the parse error) a file elsewhere.
+  if (!lstatSync(file).isFile()) throw new UsageError(`eval: ${visibleText(file)} is not a regular file (a link, FIFO or device)`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -73,6 +76,9 @@ function loadTask(dir: string): EvalTask {
   if (!parsed.success) throw new UsageError(`eval: ${file}: ${describeIssues(parsed.error)}`);
   const template = path.join(dir, 'workspace');
   if (!existsSync(template) || !statSync(template).isDirectory()) throw new UsageError(`eval: ${dir} has no workspace/ directory`);
+  if (!lstatSync(template).isDirectory()) throw new UsageError(`eval: ${visibleText(template)} is a link: each trial copies the template, which must be a directory of the suite`);
+  const special = specialFiles(template);
+  if (special.length > 0) throw new UsageError(`eval: ${visibleText(template)} holds FIFOs, sockets or devices, which a trial's copy cannot hold: ${special.join(', ')}`);
   const outside = outsideLinks(template);
   if (outside.length > 0) throw new UsageError(`eval: ${template} has symlinks that point outside it (a trial's agent would reach your files through them): ${outside.join(', ')}`);
   return { ...parsed.data, name: path.basename(dir), template };

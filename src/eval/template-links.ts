@@ -35,6 +35,25 @@ export function outsideLinks(template: string): string[] {
 }
 
 /**
+ * What of a template is neither a file, a directory nor a link: a FIFO, a socket, a device. The
+ * trial's copy cannot hold one (Node's copy throws half way, leaving a partial workspace) and a
+ * read of one blocks; named by their path in the template, so the suite is refused when loaded.
+ */
+export function specialFiles(template: string): string[] {
+  const root = realpathSync(template);
+  const found: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = rel ? path.join(rel, entry.name) : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else if (!entry.isFile() && !entry.isSymbolicLink()) found.push(visibleText(child));
+    }
+  };
+  walk('');
+  return found;
+}
+
+/**
  * A trial's fresh copy of the template, its symlinks copied as they are (relative, into the copy):
  * `cpSync`'s default would rewrite each one as an absolute link back into the operator's template.
  */

@@ -35,6 +35,7 @@ import { RunHooks } from './run-hooks';
 import { readRunStart } from './run-start';
 import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace-settings';
 import { startCheckpoints } from './checkpoints';
+import { workspaceMoved } from './workspace-path';
 import { takeReply } from './reply-step';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
@@ -70,6 +71,8 @@ class AgentRun {
           startCheckpoints(this.config, this.state, this.workflowId),
           readRunStart(this.config, this.sandbox, this.state, (input) => this.askAboutSettings(input)),
         ]);
+        const moved = workspaceMoved(this.state);
+        if (moved) throw invalidInput(moved);
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });

@@ -20,7 +20,8 @@ export interface MayHaveRunContext {
   state: RunState;
   report: RunReporter;
   workflowId: string;
-  workspace: string | undefined;
+  /** Asked at each use: the run's workspace becomes the canonical path it was authorised for after its start. */
+  workspace: () => string | undefined;
   toolTaskQueue: string | undefined;
 }
 
@@ -39,7 +40,8 @@ export class MayHaveRunLog {
     const lost = workerLost(err);
     if (!lost) return '';
     const lostAfterMs = Date.now() - startedAtMs;
-    const { workspace, toolTaskQueue, state, workflowId } = this.context;
+    const { toolTaskQueue, state, workflowId } = this.context;
+    const workspace = this.context.workspace();
     const looked = await attempt(() =>
       repeatableTools.workspaceChanges.executeWithOptions(
         { summary: 'what changed in the workspace', ...(toolTaskQueue ? { taskQueue: toolTaskQueue } : {}) },

@@ -56,7 +56,7 @@ export const RunState = z.object({
   acceptanceAttempts: z.number().int().min(0),
   lastText: z.string(),
   stream: StreamState.transform((stream) => stream as unknown as WorkflowStreamState).optional(),
-  /** A fork's workspace as its authorisation resolved it: the only path its activities get from then on; carried. */
+  /** The run's canonical workspace, as its run-start settings read (or a fork's authorisation) resolved and checked it: the only path its activities get from then on; carried. */
   workspacePath: z.string().optional(),
   /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */
   mcp: McpCatalogShape.transform((catalog) => catalog as unknown as McpCatalog).optional(),

@@ -52,7 +52,7 @@ export class ToolRound {
 
   constructor(private readonly context: ToolRoundContext) {
     const { config, state, report, workflowId } = context;
-    this.lost = new MayHaveRunLog({ state, report, workflowId, workspace: config.workspace, toolTaskQueue: config.toolTaskQueue });
+    this.lost = new MayHaveRunLog({ state, report, workflowId, workspace: () => config.workspace, toolTaskQueue: config.toolTaskQueue });
   }
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */

@@ -15,6 +15,7 @@ import {
 import { listMcpTools } from './mcp-tools';
 import { readAtRunStart } from './activity-proxies';
 import type { RunState } from './run-state';
+import { adoptWorkspace } from './workspace-path';
 
 const MCP_FILE = '.bareagent/mcp.json';
 
@@ -41,6 +42,8 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
   const read = await readAtRunStart('readWorkspaceSettings', { local, remote: settingsReading, toolTaskQueue: config.toolTaskQueue }, 'workspace settings (.bareagent/)', [
     config.workspace ? { workspace: config.workspace } : {},
   ]);
+  // From here on the run works in the path this read resolved and checked, whatever the given one names later.
+  if (read.workspace !== undefined) adoptWorkspace(config, state, read.workspace);
   const hookErrors = (read.errors ?? []).filter((error) => !error.startsWith(MCP_FILE));
   const mcpError = (read.errors ?? []).find((error) => error.startsWith(MCP_FILE));
   // Until the human answers, only the operator's hooks hold (their PermissionRequest hooks see the question).

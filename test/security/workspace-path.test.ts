@@ -1,5 +1,7 @@
 /**
- * A fork works in the workspace path its authorisation checked, whatever a link names afterwards.
+ * A run works in the one workspace path it was checked against at its start, whatever a link
+ * names afterwards: a plain run (the path its settings read resolved) and a fork (the path its
+ * authorisation checked).
  * The red team's fork: the
  * link named the victim's workspace while the fork was authorised and the starter's own folder
  * after it, and the fork ran with the victim's conversation in the starter's folder.
@@ -7,10 +9,10 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { messagesQuery } from '../../src/common/contract';
+import { decidePermissionUpdate, messagesQuery } from '../../src/common/contract';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import { Harness } from '../support/harness';
-import { waitFor } from '../support/wait-for';
+import { pendingRequest, waitFor } from '../support/wait-for';
 
 let h: Harness;
 beforeAll(async () => {
@@ -61,4 +63,39 @@ test('a fork through a link flipped after its authorisation stays in the folder 
   expect(got.get('b1')?.content).toContain('victim.txt');
   expect(got.get('b1')?.content).not.toContain('mine.txt');
   expect(readFileSync(path.join(own, 'mine.txt'), 'utf8')).toBe('the starter\n');
+}, 120_000);
+
+test('a plain run on a workspace given as a link keeps its start folder when the link is re-pointed while a question waits', async () => {
+  const authorised = h.workspace({ 'start.txt': 'the folder the run started in\n' });
+  const other = h.workspace({ 'mine.txt': 'another folder\n' });
+  const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'path-link-')), 'ws');
+  symlinkSync(authorised, link);
+  const model = `path-plain-${Math.random()}`;
+  h.model.setScenario(model, [
+    { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command: 'echo asked > asked.txt' } }] },
+    {
+      toolCalls: [
+        { id: 'r1', name: 'read_file', arguments: { file_path: 'mine.txt' } },
+        { id: 'w1', name: 'write_file', arguments: { file_path: 'later.txt', content: 'x' } },
+        { id: 'b2', name: 'bash', arguments: { command: 'pwd' } },
+      ],
+    },
+    { text: 'Done.' },
+  ]);
+  const run = await h.start({ prompt: 'work', model, workspace: link, stream: false, permissionRules: { allow: ['read_file', 'write_file', 'bash(pwd)'] } });
+  const question = await pendingRequest(run, 'b1');
+  // While the human reads the question, the link moves to another folder.
+  repoint(link, other);
+  await run.executeUpdate(decidePermissionUpdate, { args: [{ requestId: question.requestId, decision: 'allow' }] });
+  expect(await run.result()).toMatchObject({ text: 'Done.' });
+  const got = results(await run.query(messagesQuery));
+  // The asked command, and every tool after it, ran in the folder the run started in.
+  expect(readFileSync(path.join(authorised, 'asked.txt'), 'utf8')).toBe('asked\n');
+  expect(existsSync(path.join(authorised, 'later.txt'))).toBe(true);
+  expect(got.get('r1')?.content).toBe('Error: FileNotFoundError: No such file or directory: mine.txt');
+  expect(got.get('b2')?.content).toContain(authorised);
+  // Nothing was written in the folder the link names now.
+  expect(existsSync(path.join(other, 'asked.txt'))).toBe(false);
+  expect(existsSync(path.join(other, 'later.txt'))).toBe(false);
+  expect(readFileSync(path.join(other, 'mine.txt'), 'utf8')).toBe('another folder\n');
 }, 120_000);

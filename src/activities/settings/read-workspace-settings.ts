@@ -40,7 +40,7 @@ export function createReadWorkspaceSettings(workerFile: string | undefined) {
     files.sort((a, b) => a.path.localeCompare(b.path));
     // The programs they name are pinned like the files that name them (src/activities/settings/pinned-programs.ts).
     [operatorHooks, hooks, mcpServers] = await Promise.all([pinHooks(root, operatorHooks), pinHooks(root, hooks), pinServers(root, mcpServers)]);
-    return { files, operatorHooks, hooks, mcpServers, ...(errors.length ? { errors } : {}) };
+    return { files, operatorHooks, hooks, mcpServers, ...(errors.length ? { errors } : {}), workspace: root };
 
     async function take(file: string, use: (text: string) => void): Promise<void> {
       try {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visibleJson } from '../../common/visible-text';
 import pc from 'picocolors';
 import { openStack } from '../local-stack';
 import { EXIT, runOutcome, type RunOutcome } from '../run-outcome';
@@ -19,7 +20,7 @@ export async function cancelCommand(workflowId: string, flags: CancelFlags): Pro
   const timeoutSeconds = Number(flags.timeout ?? 30);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a number of seconds, got "${flags.timeout}"`);
   const stack = await openStack({ embedded: false, log: () => undefined });
-  const print = (json: Record<string, unknown>, text: string) => console.log(flags.json ? JSON.stringify({ workflowId, ...json }) : text);
+  const print = (json: Record<string, unknown>, text: string) => console.log(flags.json ? visibleJson({ workflowId, ...json }) : text);
   try {
     const handle = stack.client.workflow.getHandle(workflowId);
     const { status } = await handle.describe();

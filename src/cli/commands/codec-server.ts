@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visibleJson } from '../../common/visible-text';
 import pc from 'picocolors';
 import { EncryptionCodec } from '../../codec/encryption-codec';
 import { ENCRYPTION_KEY_ENV, encryptionKeyFromEnv } from '../../codec/encryption-key';
@@ -52,7 +53,7 @@ export async function codecServerCommand(flags: CodecServerFlags): Promise<numbe
     if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${port} is taken; choose another with --port.`);
     throw err;
   });
-  if (flags.json) console.log(JSON.stringify({ url: server.url, keyId: key.keyId, origins, token: token !== undefined, encode: allowEncode }));
+  if (flags.json) console.log(visibleJson({ url: server.url, keyId: key.keyId, origins, token: token !== undefined, encode: allowEncode }));
   else {
     console.log(`Codec server on ${server.url} (key ${key.keyId}; browser origins ${origins.join(', ')})`);
     console.log(pc.dim(`${token ? 'Bearer token required' : 'No token'}; /encode ${allowEncode ? 'on' : 'off'}; allowed hosts: loopback${allowedHosts.length ? `, ${allowedHosts.join(', ')}` : ''}`));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { diffFiles, diffText } from '../../checkpoints/diff';
 import { diffRedactor } from '../../checkpoints/redaction';
-import { visibleText } from '../../common/visible-text';
+import { visibleText, visibleJson } from '../../common/visible-text';
 import { leftOutLines } from '../left-out';
 import { openStack } from '../local-stack';
 import { readRunCheckpoints, snapshotAt, stepFlag } from '../run-checkpoints';
@@ -30,7 +30,7 @@ export async function diffCommand(workflowId: string, flags: DiffFlags): Promise
     if (flags.json) {
       const files = await diffFiles(view.store, from.id, to.id);
       const leftOut = view.leftOut ?? [];
-      console.log(JSON.stringify({ workflowId, workspace: view.workspace, from: { step: fromStep, checkpoint: from.id }, to: { step: toStep, checkpoint: to.id }, files: files.map((f) => ({ ...f, path: redactor.redact(f.path) })), leftOut }, null, 2));
+      console.log(visibleJson({ workflowId, workspace: view.workspace, from: { step: fromStep, checkpoint: from.id }, to: { step: toStep, checkpoint: to.id }, files: files.map((f) => ({ ...f, path: redactor.redact(f.path) })), leftOut }, undefined, 2));
       return 0;
     }
     const text = from.id === to.id ? '' : await diffText(view.store, from.id, to.id, flags.stat === true);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visibleJson, visibleText } from '../../common/visible-text';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -110,7 +111,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
       return result;
     });
     progress.close();
-    console.log(flags.json ? JSON.stringify(report(), null, 2) : formatResults(results));
+    console.log(flags.json ? visibleJson(report(), undefined, 2) : formatResults(results));
     const summary = summarise(results);
     if (flags.jsonFile) log(`Wrote ${flags.jsonFile}`);
     if (minPass !== undefined && summary.passRate < minPass) {
@@ -191,7 +192,7 @@ class Progress {
     if (result.pass) this.passed += 1;
     if (!this.redraw) {
       const mark = result.pass ? 'pass' : 'FAIL';
-      log(`[${this.done}/${this.total}] ${result.task} #${result.trial}: ${mark} (${result.iterations} iterations, ${seconds(result.wallMs)}, ${result.stopReason})`);
+      log(`[${this.done}/${this.total}] ${visibleText(result.task)} #${result.trial}: ${mark} (${result.iterations} iterations, ${seconds(result.wallMs)}, ${visibleText(result.stopReason)})`);
     }
     this.draw();
   }

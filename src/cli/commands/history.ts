@@ -1,5 +1,5 @@
 import { stepsQuery } from '../../common/contract';
-import { visibleText } from '../../common/visible-text';
+import { visibleText, visibleJson } from '../../common/visible-text';
 import type { Command } from 'commander';
 import type { BudgetSnapshot, StepRecord } from '../../common/wire';
 import { openStack } from '../local-stack';
@@ -12,7 +12,7 @@ export async function historyCommand(workflowId: string, flags: { json?: boolean
   try {
     const steps = await queryRun(stack.client, workflowId, stepsQuery);
     if (flags.json) {
-      console.log(JSON.stringify(steps, null, 2));
+      console.log(visibleJson(steps, undefined, 2));
       return 0;
     }
     if (steps.length === 0) {

@@ -1,4 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import { visibleJson } from '../../common/visible-text';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { Option, type Command } from 'commander';
 import pc from 'picocolors';
@@ -79,7 +80,7 @@ export async function listCommand(flags: ListFlags): Promise<number> {
     }
     const runs = await Promise.all(infos.map((info) => listedRun(stack.client, info)));
     if (flags.json) {
-      console.log(JSON.stringify(runs, null, 2));
+      console.log(visibleJson(runs, undefined, 2));
       return 0;
     }
     if (runs.length === 0) console.log('No agentRun workflow matches.');

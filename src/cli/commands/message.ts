@@ -1,4 +1,5 @@
 import { userMessageSignal } from '../../common/contract';
+import { visibleJson } from '../../common/visible-text';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { UserMessageInput } from '../../common/wire';
@@ -15,7 +16,7 @@ export async function messageCommand(workflowId: string, text: string, flags: { 
     const { status } = await handle.describe();
     if (status.name !== 'RUNNING') throw new UsageError(`Run ${workflowId} is ${status.name.toLowerCase()}; it takes no more messages.`);
     await handle.signal(userMessageSignal, parsed.data);
-    if (flags.json) console.log(JSON.stringify({ workflowId, signal: 'userMessage', text: parsed.data.text }));
+    if (flags.json) console.log(visibleJson({ workflowId, signal: 'userMessage', text: parsed.data.text }));
     else console.log(`${pc.green('sent')} to ${workflowId}; the run reads it at its next safe boundary (after the current model or tool call).`);
     return 0;
   } finally {

@@ -1,4 +1,5 @@
 import { messagesQuery } from '../../common/contract';
+import { visibleJson, visibleProse, visibleText } from '../../common/visible-text';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import type { ContentBlock, Message } from '../../common/messages';
@@ -14,7 +15,7 @@ export async function messagesCommand(workflowId: string, flags: { json?: boolea
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
     const messages = await queryRun(stack.client, workflowId, messagesQuery);
-    if (flags.json) console.log(JSON.stringify(messages, null, 2));
+    if (flags.json) console.log(visibleJson(messages, undefined, 2));
     else if (messages.length === 0) console.log(`Run ${workflowId} has no messages yet.`);
     else console.log(messages.map(formatMessage).join('\n\n'));
     return 0;
@@ -28,9 +29,9 @@ export function formatMessage(message: Message): string {
   const blocks: ContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : (message.content ?? []);
   const lines: string[] = [];
   for (const block of blocks) {
-    if (block.type === 'text') lines.push(`${pc.bold(`${message.role}:`)} ${block.text}`);
-    else if (block.type === 'tool_use') lines.push(`${pc.cyan('⏺')} ${toolSummary(block.name, block.input, 100)}  ${pc.dim(`(${block.id})`)}`);
-    else lines.push(`${pc.dim(`  ⎿ ${block.is_error ? 'error ' : ''}result of ${block.tool_use_id}:`)}\n${indent(shorten(block.content))}`);
+    if (block.type === 'text') lines.push(`${pc.bold(`${visibleText(message.role)}:`)} ${visibleProse(block.text)}`);
+    else if (block.type === 'tool_use') lines.push(`${pc.cyan('⏺')} ${toolSummary(block.name, block.input, 100)}  ${pc.dim(`(${visibleText(block.id)})`)}`);
+    else lines.push(`${pc.dim(`  ⎿ ${block.is_error ? 'error ' : ''}result of ${visibleText(block.tool_use_id)}:`)}\n${indent(visibleProse(shorten(block.content)))}`);
   }
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { visibleJson } from '../../common/visible-text';
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { PATCH_LEDGER, type PatchEntry } from '../../common/patch-ledger';
@@ -65,7 +66,7 @@ export async function patchesCommand(flags: { query?: string; json?: boolean }):
     const reports: PatchReport[] = [];
     for (const entry of PATCH_LEDGER) reports.push(await reportOn(stack.client, entry, flags.query));
     if (flags.json) {
-      console.log(JSON.stringify(reports, null, 2));
+      console.log(visibleJson(reports, undefined, 2));
       return 0;
     }
     const rows = reports.map((r) => [r.id, r.state, r.shipped, String(r.openRunsBefore), r.verdict]);

@@ -1,4 +1,5 @@
 import { statusQuery } from '../../common/contract';
+import { visibleJson, visibleText } from '../../common/visible-text';
 import pc from 'picocolors';
 import { inputDigest } from '../../loop/input-digest';
 import { sendDecision } from '../ask-permission';
@@ -28,7 +29,7 @@ export async function decideCommand(
     const pending = requestId ? status.pendingPermissions.find((p) => p.requestId === requestId) : status.pendingPermissions[0];
     if (!requestId && !pending) throw new UsageError(`Run ${workflowId} is not waiting for a permission decision.`);
     if (!requestId && status.pendingPermissions.length > 1) {
-      console.error(pc.dim(`${status.pendingPermissions.length} requests wait; answering the first, ${pending?.requestId}.`));
+      console.error(pc.dim(`${status.pendingPermissions.length} requests wait; answering the first, ${visibleText(pending?.requestId ?? '')}.`));
     }
     const id = requestId ?? (pending?.requestId as string);
     if (pending) showQuestion(workflowId, pending);
@@ -41,10 +42,10 @@ export async function decideCommand(
       ...(flags.digest ? { inputDigest: flags.digest } : pending ? { inputDigest: inputDigest(pending.tool, pending.input) } : {}),
       ...(flags.rule ? { rule: flags.rule } : {}),
     });
-    if (flags.json) console.log(JSON.stringify(result));
+    if (flags.json) console.log(visibleJson(result));
     else {
-      const rest = result.rule ? `; ${result.rule} allowed for the rest of the run` : '';
-      console.log(`${decision === 'deny' ? pc.red('denied') : pc.green('allowed')} ${result.requestId} in ${target}${rest}`);
+      const rest = result.rule ? `; ${visibleText(result.rule)} allowed for the rest of the run` : '';
+      console.log(`${decision === 'deny' ? pc.red('denied') : pc.green('allowed')} ${visibleText(result.requestId)} in ${visibleText(target)}${rest}`);
     }
     return 0;
   } finally {
@@ -56,5 +57,5 @@ export async function decideCommand(
 function showQuestion(workflowId: string, pending: { requestId: string; tool: string; input: unknown; deadline: string }): void {
   const question = questionText(workflowId, pending);
   for (const line of question.lines) console.error(line.startsWith('⚠') ? pc.red(line) : line);
-  console.error(pc.magenta(`${question.prompt.replace(/\? \[y\/N.*$/, '?')} (request ${pending.requestId})`));
+  console.error(pc.magenta(`${question.prompt.replace(/\? \[y\/N.*$/, '?')} (request ${visibleText(pending.requestId)})`));
 }

@@ -7,7 +7,7 @@ import { snapshotLimits } from '../../checkpoints/limits';
 import { copyTree, RestoreRefused, restoreTree } from '../../checkpoints/restore';
 import { runRef } from '../../checkpoints/store';
 import type { CheckpointsView } from '../../common/checkpoint';
-import { visibleText } from '../../common/visible-text';
+import { visibleText, visibleJson } from '../../common/visible-text';
 import { openStack } from '../local-stack';
 import { leftOutLines } from '../left-out';
 import { readRunCheckpoints, snapshotAt, stepFlag } from '../run-checkpoints';
@@ -78,7 +78,7 @@ export async function rewindCommand(workflowId: string, flags: RewindFlags): Pro
       const files = await copyTree(view.store, target.id, dir).catch((err: Error) => {
         throw new UsageError(`--to: ${visibleText(err.message)}`);
       });
-      if (flags.json) console.log(JSON.stringify({ workflowId, ...step, checkpoint: target.id, to: dir, files }));
+      if (flags.json) console.log(visibleJson({ workflowId, ...step, checkpoint: target.id, to: dir, files }));
       say(`Wrote the ${files} files of ${target.label} (checkpoint ${target.id.slice(0, 12)}) into ${visibleText(dir)}; the workspace is untouched.`);
       return 0;
     }
@@ -101,7 +101,7 @@ export async function rewindCommand(workflowId: string, flags: RewindFlags): Pro
     });
     const kept = since.length > 0 || restored.keptOutside.length > 0;
     if (flags.json) {
-      console.log(JSON.stringify({ workflowId, ...step, checkpoint: target.id, workspace: view.workspace, ...(kept ? { saved: restored.saved } : {}), changed: restored.changed, keptOutside: restored.keptOutside, removedSpecial: restored.removedSpecial, leftOut: restored.leftOut }));
+      console.log(visibleJson({ workflowId, ...step, checkpoint: target.id, workspace: view.workspace, ...(kept ? { saved: restored.saved } : {}), changed: restored.changed, keptOutside: restored.keptOutside, removedSpecial: restored.removedSpecial, leftOut: restored.leftOut }));
       return 0;
     }
     if (kept) {

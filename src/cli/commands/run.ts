@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { visibleJson } from '../../common/visible-text';
 import pc from 'picocolors';
 import { workspaceOverlap } from '../../connection/workspace-overlap';
 import { providerConfigFromEnv } from '../../connection/provider-config';
@@ -81,7 +82,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
     });
     const link = runUiLink(stack.uiPort, config.namespace, workflowId);
     if (mode === 'start' && !flags.follow) {
-      if (flags.json) console.log(JSON.stringify({ workflowId, ui: link }));
+      if (flags.json) console.log(visibleJson({ workflowId, ui: link }));
       else console.log(`${workflowId}\n${pc.dim(link)}`);
       return 0;
     }

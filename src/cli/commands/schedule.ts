@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleSummary } from '@temporalio/client';
+import { visibleJson } from '../../common/visible-text';
 import { Option, type Command } from 'commander';
 import pc from 'picocolors';
 import { WORKFLOW_TYPE } from '../../connection/config';
@@ -70,7 +71,7 @@ export async function scheduleCreate(scheduleId: string, prompt: string, flags: 
       true,
     );
     const next = (await handle.describe()).info.nextActionTimes[0]?.toISOString() ?? null;
-    if (flags.json) console.log(JSON.stringify({ scheduleId, spec: text, overlap, nextRun: next }));
+    if (flags.json) console.log(visibleJson({ scheduleId, spec: text, overlap, nextRun: next }));
     else console.log(`Schedule ${scheduleId} created (${text}, overlap ${overlap.toLowerCase()}); next run ${next ? localTime(next) : 'none'}`);
     return 0;
   });
@@ -98,7 +99,7 @@ export async function scheduleList(flags: { json?: boolean }): Promise<number> {
       });
     }
     schedules.sort((a, b) => a.scheduleId.localeCompare(b.scheduleId));
-    if (flags.json) console.log(JSON.stringify(schedules, null, 2));
+    if (flags.json) console.log(visibleJson(schedules, undefined, 2));
     else if (schedules.length === 0) console.log('No agentRun schedule.');
     else {
       const rows = schedules.map((s) => [s.scheduleId, s.spec, s.nextRun ? localTime(s.nextRun) : '-', s.paused ? 'yes' : 'no']);
@@ -111,7 +112,7 @@ export async function scheduleList(flags: { json?: boolean }): Promise<number> {
 export async function scheduleDelete(scheduleId: string, flags: { json?: boolean }): Promise<number> {
   return withClient(async (client) => {
     await clearly(scheduleId, client.schedule.getHandle(scheduleId).delete());
-    if (flags.json) console.log(JSON.stringify({ scheduleId, deleted: true }));
+    if (flags.json) console.log(visibleJson({ scheduleId, deleted: true }));
     else console.log(`Schedule ${scheduleId} deleted; runs it started are left as they are.`);
     return 0;
   });
@@ -129,7 +130,7 @@ export async function scheduleTrigger(scheduleId: string, flags: { json?: boolea
       workflowId = recent.find((id) => !before.has(id)) ?? null;
       if (!workflowId) await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    if (flags.json) console.log(JSON.stringify({ scheduleId, workflowId }));
+    if (flags.json) console.log(visibleJson({ scheduleId, workflowId }));
     else if (workflowId) console.log(`${workflowId}\n${pc.dim(`follow it: bareagent follow ${workflowId}`)}`);
     else console.log(`Schedule ${scheduleId} triggered; its run shows in bareagent list --query "TemporalScheduledById = '${scheduleId}'"`);
     return 0;

@@ -2,7 +2,7 @@ import { statusQuery } from '../../common/contract';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
 import { toolSummary } from '../../common/tool-schemas';
-import { visibleText } from '../../common/visible-text';
+import { visibleText, visibleJson } from '../../common/visible-text';
 import type { RunStatus } from '../../common/wire';
 import { openStack } from '../local-stack';
 import { queryRun } from '../query-run';
@@ -21,7 +21,7 @@ export async function statusCommand(workflowId: string | undefined, flags: { jso
       })),
     );
     if (flags.json) {
-      console.log(JSON.stringify(workflowId ? statuses[0] : statuses, null, 2));
+      console.log(visibleJson(workflowId ? statuses[0] : statuses, undefined, 2));
       return 0;
     }
     if (!workflowId && statuses.length === 0) console.log('No run waits for a human.');
@@ -41,25 +41,25 @@ async function waitingRuns(client: Client): Promise<string[]> {
 }
 
 function printStatus(status: RunStatus & { workflowId: string; version: string | null }): void {
-  console.log(`${pc.bold(status.workflowId)}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
-  if (status.version) console.log(pc.dim(`  worker version: ${status.version}`));
-  if (status.forkedFrom) console.log(`  forked from ${status.forkedFrom.workflowId} at step ${status.forkedFrom.step} ${pc.dim(`(run ${status.forkedFrom.runId})`)}`);
+  console.log(`${pc.bold(visibleText(status.workflowId))}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  if (status.version) console.log(pc.dim(`  worker version: ${visibleText(status.version)}`));
+  if (status.forkedFrom) console.log(`  forked from ${visibleText(status.forkedFrom.workflowId)} at step ${status.forkedFrom.step} ${pc.dim(`(run ${status.forkedFrom.runId})`)}`);
   const { sandbox } = status;
   if (sandbox) {
-    const paths = sandbox.readOnlyPaths.length ? ` · also readable: ${sandbox.readOnlyPaths.join(', ')}` : '';
-    const line = `  sandbox: network ${sandbox.network} · workspace ${sandbox.workspace} · ${sandbox.enforcement}${paths}`;
+    const paths = sandbox.readOnlyPaths.length ? ` · also readable: ${visibleText(sandbox.readOnlyPaths.join(', '))}` : '';
+    const line = `  sandbox: network ${sandbox.network} · workspace ${visibleText(sandbox.workspace)} · ${sandbox.enforcement}${paths}`;
     console.log(sandbox.enforcement === 'off' ? pc.red(`${line} (BAREAGENT_SANDBOX=off on the worker: commands run unconfined)`) : pc.dim(line));
   }
   if (status.sessionRules?.length) console.log(pc.dim(`  allowed for the rest of this run: ${visibleText(status.sessionRules.join(', '))}`));
   const settings = status.workspaceSettings;
   if (settings && settings.files.length > 0) {
-    const files = settings.files.map((file) => `${file.path} ${file.sha256.slice(0, 12)}`).join(', ');
+    const files = settings.files.map((file) => `${visibleText(file.path)} ${file.sha256.slice(0, 12)}`).join(', ');
     console.log(pc.dim(`  workspace settings: ${settings.applied ? 'applied' : 'not applied'} (${settings.decision.replace('_', ' ')}) · ${files}`));
   }
   for (const pending of status.pendingPermissions) {
     console.log(
       `  ${pc.magenta('waits for you:')} ${toolSummary(pending.tool, pending.input, 100)}  request ${visibleText(pending.requestId)}  (denied at ${pending.deadline})`,
     );
-    console.log(pc.dim(`    bareagent approve ${status.workflowId} ${visibleText(pending.requestId)}   |   bareagent deny ${status.workflowId} ${visibleText(pending.requestId)}`));
+    console.log(pc.dim(`    bareagent approve ${visibleText(status.workflowId)} ${visibleText(pending.requestId)}   |   bareagent deny ${visibleText(status.workflowId)} ${visibleText(pending.requestId)}`));
   }
 }

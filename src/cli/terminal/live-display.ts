@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { visibleProse } from '../../common/visible-text';
 import type { RunEvent } from '../../common/events';
 import type { StepRecord } from '../../common/wire';
 import { eventLine } from '../render';
@@ -157,7 +158,7 @@ export class LiveDisplay implements RunDisplay {
   private draw(): void {
     if (this.paused || !this.ticker) return;
     const status = statusLine(this.progress, Date.now(), this.width, FRAMES[this.frame]);
-    const text = this.streaming.text.trimEnd();
+    const text = visibleProse(this.streaming.text.trimEnd());
     this.live(text ? `${text}\n\n${pc.dim(status)}` : pc.dim(status));
   }
 }

@@ -1,4 +1,5 @@
 import pc from 'picocolors';
+import { visibleProse } from '../../common/visible-text';
 import type { RunEvent } from '../../common/events';
 import { eventLine } from '../render';
 import type { RunDisplay } from './run-display';
@@ -17,7 +18,7 @@ export class PlainDisplay implements RunDisplay {
 
   async event(event: RunEvent): Promise<void> {
     if (event.type === 'text') {
-      this.write(event.delta);
+      this.write(visibleProse(event.delta));
       this.midLine = !event.delta.endsWith('\n');
       this.answerShown = true;
       this.attemptText = true;
@@ -33,7 +34,7 @@ export class PlainDisplay implements RunDisplay {
     if (event.type === 'final') {
       this.endLine();
       // A follower that joined after the text streamed still gets the answer.
-      if (!this.answerShown && event.text) this.write(`${event.text}\n`);
+      if (!this.answerShown && event.text) this.write(`${visibleProse(event.text)}\n`);
       this.answerShown ||= !!event.text;
       return;
     }
