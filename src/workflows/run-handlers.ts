@@ -49,6 +49,8 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     pendingPermissions: [...human.pending(), ...board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
     backgroundJobs: board.list(),
     usage: { inputTokens: state.budget.inputTokens, outputTokens: state.budget.outputTokens },
+    costUsd: state.budget.costUsd,
+    unpricedCalls: state.budget.unpricedCalls,
     model: config.model ?? null,
     budgetLeft: formatRemaining(state.budget, limits, Date.now()),
     queuedFollowUps: state.followUps.length,
