@@ -45,7 +45,9 @@ export function syntheticRun(steps: number): RunView {
     queuedFollowUps: 0,
     sandbox: { network: 'none', workspace: 'read-write', readOnlyPaths: [], enforcement: 'bubblewrap' },
   };
-  return { workflowId: 'bench-run', execution: 'RUNNING', prompt: 'Search the notes many times', startTime: new Date(), status, steps: records, events, nextOffset: events.length, problems: [] };
+  const start = { prompt: 'Search the notes many times', workspace: '/tmp/bench-workspace', model: 'bench-model' };
+  const facts = { workspace: start.workspace, model: start.model, sandbox: status.sandbox };
+  return { workflowId: 'bench-run', execution: 'RUNNING', prompt: start.prompt, start, facts, startTime: new Date(), status, steps: records, events, nextOffset: events.length, problems: [], diff: { kind: 'none', why: 'the bench keeps no checkpoints' }, stepDiffs: new Map() };
 }
 
 async function main(): Promise<void> {

@@ -22,7 +22,7 @@ import { registerRewind } from './cli/commands/rewind';
 import { decideCommand } from './cli/commands/permission';
 import { runCommand } from './cli/commands/run';
 import { registerSchedule } from './cli/commands/schedule';
-import { serverCommand } from './cli/commands/server';
+import { serverCommand, serverStopCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
 import { EXIT } from './cli/run-outcome';
@@ -168,9 +168,9 @@ Examples:
   registerEval(program, set);
   registerDiff(program, set);
   registerRewind(program, set);
-  program
+  const server = program
     .command('server')
-    .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT)')
+    .description('start the embedded Temporal dev server (SQLite under BAREAGENT_HOME, Web UI on BAREAGENT_UI_PORT); `server stop` stops the one runs left in the background')
     .addHelpText(
       'after',
       `
@@ -178,11 +178,20 @@ Serves gRPC on the port of TEMPORAL_ADDRESS (default 7233) with BareAgent's sear
 registered; reuses a Temporal server that already answers there. BAREAGENT_UI_CODEC_ENDPOINT points
 its Web UI at a codec server (see codec-server). Ctrl-C stops it.
 
+\`run\`, \`demo\` and \`eval\` start the same server in the background when none answers, and leave
+it running (for the Web UI); \`bareagent server stop\` stops that one, by the pid it recorded under
+BAREAGENT_HOME (never by name).
+
 Examples:
   bareagent server
+  bareagent server stop
   TEMPORAL_ADDRESS=127.0.0.1:7244 BAREAGENT_UI_PORT=8244 bareagent server`,
     )
     .action(() => set(serverCommand()));
+  server
+    .command('stop')
+    .description('stop the dev server that run, demo or eval left running in the background (by its recorded pid)')
+    .action(() => set(serverStopCommand()));
   program
     .command('worker')
     .description('run a worker on BAREAGENT_TASK_QUEUE; tools run in each run\'s workspace on this machine')

@@ -21,6 +21,8 @@ export interface WatchOptions {
   catchUp?: CatchUp;
   /** The run's worker runs in this process (`bareagent run` started it): Ctrl-C stops it too. */
   workerHere?: boolean;
+  /** Not interactive: called for each open question after it is shown with how to answer it (the demo's default answer). */
+  unattended?: (target: string, event: Extract<RunEvent, { type: 'permission_request' }>) => void;
 }
 
 /** Shows a run as it works (text, tool calls, questions, notifications) and resolves with how it ended. */
@@ -31,7 +33,11 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
     if (!(await isPending(client, workflowId, event.requestId).catch(() => false))) return;
     // A subagent's question is answered in the subagent's own workflow.
     const target = event.workflowId ?? workflowId;
-    if (!options.interactive) return display.note(pc.dim(howToAnswer(target, event)));
+    if (!options.interactive) {
+      display.note(pc.dim(howToAnswer(target, event)));
+      options.unattended?.(target, event);
+      return;
+    }
     display.pause();
     // A subagent's decision is on its own stream: watched from its start, not from our offset.
     const fromOffset = event.workflowId ? 0 : offset + 1;

@@ -70,6 +70,10 @@ export interface RunStatus {
   workspaceSettings?: import('./workspace-settings').WorkspaceSettingsStatus;
   /** Some of `usage` is estimated: the provider reported none for some calls. */
   usageEstimated?: true;
+  /** What the run's model calls cost, in USD, by the run's prices (absent from runs of older workers). */
+  costUsd?: number;
+  /** Model calls whose model has no price: their cost is not in `costUsd` ("unpriced"). */
+  unpricedCalls?: number;
   /**
    * At an agent tree's root with a token or cost budget: the tree's spend (this run and every
    * subagent), what the model calls under way hold reserved, and what settled calls used beyond

@@ -5,6 +5,7 @@ import { sessionRuleFor } from '../loop/session-rules';
 import { CSRF_FIELD } from './access';
 import { slug } from './conversation';
 import { age, h, type Html } from './page-html';
+import { diffHtml, saidHtml, whereHtml, type QuestionContext } from './run-context-html';
 import { visible, visibleJson } from './visible-text';
 
 export interface Question {
@@ -32,9 +33,10 @@ const SUMMARY_CHARS = 200;
  * (with an optional reason). The tool input is shown whole, escaped, its hidden characters written
  * out, in a box that grows with it (no scroll box can hide a tail); a summary that does not hold
  * the whole argument says so. The answer carries the digest of the input shown, so it cannot
- * approve another question.
+ * approve another question. With its context: the agent's last words before it, where the run
+ * runs, and what it changed in the workspace so far (folded).
  */
-export function questionCard(runId: string, question: Question, csrf: string): Html {
+export function questionCard(runId: string, question: Question, csrf: string, context?: QuestionContext): Html {
   const rule = sessionRuleFor(question.tool, question.input);
   const summary = toolSummary(question.tool, question.input, SUMMARY_CHARS);
   const whole = toolSummary(question.tool, question.input, Number.MAX_SAFE_INTEGER);
@@ -42,11 +44,14 @@ export function questionCard(runId: string, question: Question, csrf: string): H
   const inputText = visibleJson(question.input);
   const when = [question.requestedAt ? `asked ${age(question.requestedAt)} ago` : '', question.deadline ? `denied unanswered ${until(question.deadline)} (${question.deadline})` : ''].filter(Boolean).join(' · ');
   return h`<div class="card" id="p-${slug(question.requestId)}">
+${context ? saidHtml(context.said) : ''}
 <div class="question">Allow <code>${visible(summary)}</code>?</div>
 ${hidden ? h`<div class="warning">${HIDDEN_WARNING}</div>` : ''}
 ${summary !== whole ? h`<div class="warning">⚠ the line above is cut: the input is ${inputText.length} characters, all of them below</div>` : ''}
 <pre class="input">${inputText}</pre>
 <div class="meta">${when}${question.answerIn ? h` · asked by subagent ${question.answerIn}` : ''} · request ${visible(question.requestId)}</div>
+${context?.facts ? whereHtml(context.facts) : ''}
+${context ? diffHtml(context.diff, context.workflowId, 'since the run started') : ''}
 <form method="post" action="${runPath(runId)}/answer" class="answer">${csrfField(csrf)}
 <input type="hidden" name="requestId" value="${question.requestId}">
 <input type="hidden" name="inputDigest" value="${inputDigest(question.tool, question.input)}">

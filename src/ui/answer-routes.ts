@@ -26,7 +26,8 @@ class Refused extends Error {
  * deny, allow for the rest of the run), the userMessage signal, Temporal cancellation, a fork
  * started like `bareagent fork`. The result, or why it was refused, is the page that follows.
  */
-export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: string): void {
+export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: string, runPageFor: RunPageFor): void {
+  const answer = (c: Context<UiEnv>, act: (id: string, form: Record<string, unknown>) => Promise<Outcome>) => answerWith(c, act, runPageFor);
   app.post('/runs/:id/answer', (c) =>
     answer(c, async (id, form) => {
       const decision = form.decision;
@@ -91,18 +92,30 @@ async function refuseUnlessRunning(description: Promise<{ status: { name: string
 
 type Outcome = string | { message: string; next: string };
 
-async function answer(c: Context<UiEnv>, act: (id: string, form: Record<string, unknown>) => Promise<Outcome>): Promise<Response> {
+/** A run's page with a notice on top: what an answer leads to. */
+export type RunPageFor = (c: Context<UiEnv>, workflowId: string, notice?: { tone: 'done' | 'refused' | 'failed'; message: string }) => Promise<string>;
+
+/**
+ * An answer's response is the run's page (the fork's, for a fork), live, with what the answer did
+ * (or why it was refused) on top; its script then gives the page the run's own address, so a
+ * reload reads the run and never sends the answer again. When the run cannot be read, the outcome
+ * alone, with the links.
+ */
+async function answerWith(c: Context<UiEnv>, act: (id: string, form: Record<string, unknown>) => Promise<Outcome>, runPageFor: RunPageFor): Promise<Response> {
   const id = c.req.param('id') ?? '';
   const form = (await c.req.parseBody()) as Record<string, unknown>;
+  let shown: { title: string; tone: 'done' | 'refused' | 'failed'; message: string; next: string; code: 200 | 409 | 502 };
   try {
     const outcome = await act(id, form);
     const { message, next } = typeof outcome === 'string' ? { message: outcome, next: id } : outcome;
-    return c.html(resultPage('Done', message, next), 200);
+    shown = { title: 'Done', tone: 'done', message, next, code: 200 };
   } catch (err) {
     const refused = err instanceof Refused || err instanceof UsageError || err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError;
     const message = err instanceof WorkflowUpdateFailedError ? `${err.cause?.message ?? err.message}` : (err as Error).message;
-    return c.html(resultPage(refused ? 'Refused' : 'Failed', message, id), refused ? 409 : 502);
+    shown = refused ? { title: 'Refused', tone: 'refused', message, next: id, code: 409 } : { title: 'Failed', tone: 'failed', message, next: id, code: 502 };
   }
+  const body = await runPageFor(c, shown.next, { tone: shown.tone, message: shown.message }).catch(() => resultPage(shown.title, shown.message, shown.next));
+  return c.html(body, shown.code);
 }
 
 function resultPage(title: string, message: string, runId: string): string {

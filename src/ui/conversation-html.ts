@@ -1,5 +1,6 @@
 import { toolSummary } from '../common/tool-schemas';
 import { keyOf, type Block, type Change, type Decided, type ToolResultView } from './conversation';
+import { markdownHtml } from './markdown-html';
 import { h, type Html } from './page-html';
 import { clip, visible, visibleJson } from './visible-text';
 
@@ -20,6 +21,8 @@ export function blockHtml(block: Block): Html {
       return h`<div class="asked" id="${id}">asked: <code>${visible(toolSummary(block.tool, block.input, 160))}</code> ${block.decided ? decidedHtml(block.decided) : h`<span class="open">waiting</span>`}</div>`;
     case 'note':
       return h`<p class="note ${block.tone}">${visible(block.text)}</p>`;
+    case 'final':
+      return h`<div class="final"><p class="note final">Finished (${visible(block.stopReason)}).</p><div class="answer">${markdownHtml(block.text)}</div></div>`;
   }
 }
 
@@ -51,6 +54,8 @@ export interface Frame {
   closes?: string;
   /** A question opened: the page adds its answer card to the waiting panel. */
   card?: string;
+  /** The run's answer, as its streamed text shows: the page removes that text when it is the log's last (the answer block shows it rendered). */
+  answer?: string;
 }
 
 export function frameFor(change: Change, card?: (asked: Extract<Block, { kind: 'asked' }>) => string | undefined): Frame {

@@ -6,7 +6,9 @@ export type Block =
   | { kind: 'text'; step: number; attempt: number; text: string }
   | { kind: 'tool'; id: string; name: string; input: unknown; result?: ToolResultView }
   | { kind: 'asked'; requestId: string; tool: string; input: unknown; deadline?: string; answerIn?: string; decided?: Decided }
-  | { kind: 'note'; tone: NoteTone; text: string };
+  | { kind: 'note'; tone: NoteTone; text: string }
+  /** The run's answer: rendered as Markdown (escaped, no raw HTML), in place of its streamed text. */
+  | { kind: 'final'; text: string; stopReason: string };
 
 export type NoteTone = 'status' | 'notification' | 'job' | 'record' | 'final' | 'failed' | 'retry';
 export interface ToolResultView {
@@ -70,7 +72,7 @@ export function changeFor(event: RunEvent): Change | undefined {
     case 'step':
       return undefined;
     case 'final':
-      return { add: { kind: 'note', tone: 'final', text: `Finished (${event.stopReason}).` } };
+      return { add: { kind: 'final', text: event.text, stopReason: event.stopReason } };
     case 'failed':
       return { add: { kind: 'note', tone: 'failed', text: `Failed: ${event.failureType}: ${event.message}` } };
     default:
@@ -87,10 +89,17 @@ export function foldEvents(events: Iterable<RunEvent>): Block[] {
     const key = keyOf(block);
     if (key) byKey.set(key, block);
   };
+  const said = new SaidBefore();
   for (const event of events) {
+    said.see(event);
     const change = changeFor(event);
     if (!change) continue;
     if ('add' in change) {
+      // The answer replaces the text it streamed as: shown once, rendered.
+      if (change.add.kind === 'final' && said.answers(change.add.text)) {
+        const streamed = said.key === undefined ? undefined : byKey.get(said.key);
+        if (streamed) blocks.splice(blocks.lastIndexOf(streamed), 1);
+      }
       keep(change.add);
       continue;
     }
@@ -108,4 +117,47 @@ export function keyOf(block: Block): string | undefined {
   if (block.kind === 'tool') return toolKey(block.id);
   if (block.kind === 'asked') return askedKey(block.requestId);
   return undefined;
+}
+
+/**
+ * The agent's newest text as the events tell it (a restarted attempt's partial text dropped):
+ * what the page shows beside a question as the agent's last words before it.
+ */
+export class SaidBefore {
+  key: string | undefined;
+  text = '';
+  private readonly atRequest = new Map<string, string>();
+
+  see(event: RunEvent): void {
+    if (event.type === 'text') {
+      const key = textKey(event.step, event.attempt);
+      if (key !== this.key) {
+        this.key = key;
+        this.text = '';
+      }
+      this.text += event.delta;
+    } else if (event.type === 'attempt_restart') {
+      this.key = undefined;
+      this.text = '';
+    } else if (event.type === 'permission_request') {
+      if (this.text.trim()) this.atRequest.set(event.requestId, this.text);
+    }
+  }
+
+  /** The text last seen before the question `requestId` was asked. */
+  before(requestId: string): string | undefined {
+    return this.atRequest.get(requestId);
+  }
+
+  /** True when the final answer is the text streamed last (then the page shows it once, rendered). */
+  answers(finalText: string): boolean {
+    return this.key !== undefined && this.text.trim() !== '' && this.text.trim() === finalText.trim();
+  }
+}
+
+/** For each question of the events, the agent's last text before it. */
+export function textsBeforeQuestions(events: Iterable<RunEvent>): SaidBefore {
+  const said = new SaidBefore();
+  for (const event of events) said.see(event);
+  return said;
 }

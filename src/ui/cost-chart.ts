@@ -7,9 +7,9 @@ const PAD = 28;
 
 /**
  * Tokens and cost used so far, after each step, as an inline SVG (two lines, each on its own
- * scale): no chart library, no script, nothing the CSP has to allow.
+ * scale; "unpriced" when the model has no price): no chart library, no script, nothing the CSP has to allow.
  */
-export function costChart(steps: StepRecord[]): Html {
+export function costChart(steps: StepRecord[], unpriced = false): Html {
   if (steps.length < 2) return h``;
   const tokens = steps.map((s) => s.budget_after.used.inputTokens + s.budget_after.used.outputTokens);
   const cost = steps.map((s) => s.budget_after.used.costUsd);
@@ -25,7 +25,7 @@ export function costChart(steps: StepRecord[]): Html {
 <polyline points="${line(tokens)}" fill="none" stroke="#2563eb" stroke-width="2"/>
 <polyline points="${line(cost)}" fill="none" stroke="#dc2626" stroke-width="2" stroke-dasharray="5 3"/>
 <text x="${PAD}" y="16" font-size="12" fill="#2563eb">tokens: ${lastTokens.toLocaleString('en')}</text>
-<text x="${W - PAD}" y="16" font-size="12" fill="#dc2626" text-anchor="end">cost: $${lastCost.toFixed(4)}</text>
+<text x="${W - PAD}" y="16" font-size="12" fill="#dc2626" text-anchor="end">cost: ${unpriced && lastCost === 0 ? 'unpriced' : `$${lastCost.toFixed(4)}`}</text>
 <text x="${PAD}" y="${H - 8}" font-size="11" fill="#666">step ${steps[0]?.step_id ?? 1}</text>
 <text x="${W - PAD}" y="${H - 8}" font-size="11" fill="#666" text-anchor="end">step ${steps.at(-1)?.step_id ?? steps.length}</text>
 </svg><figcaption>used after each step: tokens (solid), cost (dashed)</figcaption></figure>`;

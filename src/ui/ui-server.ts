@@ -8,9 +8,10 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { accessGuard, type UiEnv } from './access';
 import { allowedHosts } from './allowed-hosts';
-import { registerAnswers } from './answer-routes';
+import { registerAnswers, type RunPageFor } from './answer-routes';
 import { eventStreamRoute } from './event-stream-route';
 import { inboxPage } from './inbox-page';
+import { loadMarkdown } from './markdown-html';
 import { h, page } from './page-html';
 import { readRun, waitingQuestions } from './run-reads';
 import { runPage } from './run-page';
@@ -40,6 +41,7 @@ const MAX_BODY = 64 * 1024;
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const log = options.log ?? (() => undefined);
   const { client } = options;
+  await loadMarkdown();
   const namespace = client.options.namespace;
   const sessions = new Sessions(options.token);
   let hosts = new Set<string>();
@@ -56,12 +58,11 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     return c.body(new Uint8Array(body), 200, { 'Content-Type': STATIC[name] as string });
   });
   app.get('/', async (c) => c.html(inboxPage(await waitingQuestions(client), csrfOf(c.get('access')))));
-  app.get('/runs/:id', async (c) => {
-    const run = await readRun(client, c.req.param('id'));
-    return c.html(runPage(run, { csrf: csrfOf(c.get('access')), namespace, temporalUiPort: options.temporalUiPort }));
-  });
+  const runPageFor: RunPageFor = async (c, workflowId, notice) =>
+    runPage(await readRun(client, workflowId), { csrf: csrfOf(c.get('access')), namespace, temporalUiPort: options.temporalUiPort, ...(notice ? { notice } : {}) });
+  app.get('/runs/:id', async (c) => c.html(await runPageFor(c, c.req.param('id'))));
   app.get('/runs/:id/events', eventStreamRoute(client));
-  registerAnswers(app, client, options.taskQueue);
+  registerAnswers(app, client, options.taskQueue, runPageFor);
   app.onError((err, c) => {
     const notFound = err.name === 'WorkflowNotFoundError';
     log(`error on ${c.req.method} ${c.req.path}: ${err.message}`);

@@ -267,7 +267,7 @@ class AgentRun {
       tree: this.tree,
     });
     this.completion = { config, state: this.state, board: this.board, report: this.report, hooks: this.hooks };
-    setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits });
+    setRunHandlers({ config, state: this.state, stream: this.stream, report: this.report, human: this.human, board: this.board, tools: this.tools, limits: this.limits, answeredModel: () => this.model.answeredModel });
   }
 
   private get iteration(): number {

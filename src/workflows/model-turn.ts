@@ -35,6 +35,12 @@ export class ModelTurn {
   private tokenAnchor: (TokenAnchor & { array: Message[] }) | undefined;
   private readonly transcript: TranscriptSender;
   private readonly sandbox: SandboxRequest;
+  /**
+   * The model the provider says answered the last call: for a run whose input names none (its
+   * worker's default), what `status` shows. Rebuilt by a replay from the recorded results, not
+   * carried across continue-as-new (the next call tells it again); no command depends on it.
+   */
+  answeredModel: string | undefined;
 
   constructor(private readonly context: ModelTurnContext) {
     this.transcript = new TranscriptSender(() => context.state.messages);
@@ -147,6 +153,7 @@ export class ModelTurn {
       state.usageEstimatePending = true;
     }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
+    if (response.model) this.answeredModel = response.model;
     return response;
   }
 }

@@ -25,6 +25,8 @@ export interface RunView {
   board: JobBoard;
   tools: ToolRound;
   limits: BudgetLimits;
+  /** The model that answered the run's last call, when its input names none. */
+  answeredModel?: () => string | undefined;
 }
 
 /** The run as people read it (queries) and what they send it besides permission answers (follow-ups). */
@@ -41,7 +43,7 @@ export function setRunHandlers(run: RunView): void {
   });
 }
 
-function runStatus({ config, state, report, human, board, tools, limits }: RunView): RunStatus {
+function runStatus({ config, state, report, human, board, tools, limits, answeredModel }: RunView): RunStatus {
   return {
     phase: report.phase,
     iteration: state.budget.iterations,
@@ -49,7 +51,9 @@ function runStatus({ config, state, report, human, board, tools, limits }: RunVi
     pendingPermissions: [...human.pending(), ...board.pendingChildQuestions().map(({ open: _open, ...question }) => question)],
     backgroundJobs: board.list(),
     usage: { inputTokens: state.budget.inputTokens, outputTokens: state.budget.outputTokens },
-    model: config.model ?? null,
+    costUsd: state.budget.costUsd,
+    unpricedCalls: state.budget.unpricedCalls,
+    model: config.model ?? answeredModel?.() ?? null,
     budgetLeft: formatRemaining(state.budget, limits, Date.now()),
     queuedFollowUps: state.followUps.length,
     sandbox: tools.sandboxStatus(),

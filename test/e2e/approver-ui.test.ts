@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -24,6 +24,9 @@ const WAIT = { timeout: 20_000 };
 // 3,000 blank braille patterns push the tail past any fixed box; the tail also hides a bidi mark, a soft hyphen and a tag character.
 const PADDED = `ls -la${'\u2800'.repeat(3000)}; echo PWNED > proof #\u061c\u00ad\u{e0041}`;
 const HOSTILE_CONTENT = '<script>window.__xss=3</script><img src=x onerror="window.__xss=4">\u001b[31m red \u202eevil';
+
+// The final answer: Markdown to render, and HTML that must stay text.
+const ANSWER = '## Done\n\n- **notes.md** written\n- `build/` removed\n\n<script>window.__xss=5</script><img src=x onerror="window.__xss=6">';
 
 let h: Harness;
 let ui: ApproverUi;
@@ -62,6 +65,11 @@ beforeAll(async () => {
       { toolCalls: [{ id: 'X', name: 'bash', arguments: { command: 'mkdir -p build' } }] },
       { toolCalls: [{ id: 'X', name: 'bash', arguments: { command: 'echo PWNED > proof' } }] },
       { text: 'Stale, refused.' },
+    ],
+    'ui-context': [
+      { text: 'First I write the notes.', toolCalls: [{ id: 'call_notes', name: 'write_file', arguments: { file_path: 'notes.md', content: 'line one\nline <b>two</b>\n' } }] },
+      { text: 'Now the build folder has to go.', toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] },
+      { text: ANSWER },
     ],
     'ui-hostile': [
       {
@@ -114,7 +122,7 @@ async function waitingRun(model: string, workspace: string): Promise<string> {
   return handle.workflowId;
 }
 
-const inboxItem = (page: Page, workflowId: string) => page.locator('section.item').filter({ has: page.getByRole('link', { name: workflowId, exact: true }) });
+const inboxItem = (page: Page, workflowId: string) => page.locator(`section.item[data-run="${workflowId}"]`);
 
 test('the inbox lists a waiting run; Approve in the inbox lets its write happen', async () => {
   const workspace = h.workspace();
@@ -139,8 +147,14 @@ test('the inbox lists a waiting run; Approve in the inbox lets its write happen'
   await expect(item.innerText()).resolves.toContain('Task for ui-approve: do the thing');
   await expect(item.innerText()).resolves.toContain('write_file approved.txt');
   await expect(item.innerText()).resolves.toContain('"content": "approved in the browser\\n"');
+  // The run's title is its prompt, not its generated id.
+  await expect(item.getByRole('link').first().innerText()).resolves.toBe('Task for ui-approve: do the thing');
   await item.getByRole('button', { name: 'Approve', exact: true }).click();
   await page.getByRole('status').getByText(new RegExp(`^Allowed [0-9a-f]{8}-1 in ${workflowId}\\.$`)).waitFor(WAIT);
+  // The answer leads to the run's page, which goes on live, at the run's own address (a reload reads, never answers again).
+  await page.getByRole('heading', { name: 'Task for ui-approve: do the thing' }).waitFor(WAIT);
+  await page.locator('#log .answer').getByText('Wrote approved.txt.').waitFor(WAIT);
+  expect(new URL(page.url()).pathname).toBe(`/runs/${workflowId}`);
   const result = await h.client.workflow.getHandle(workflowId).result();
   expect(result.text).toBe('Wrote approved.txt.');
   expect(readFileSync(path.join(workspace, 'approved.txt'), 'utf8')).toBe('approved in the browser\n');
@@ -156,6 +170,58 @@ test('the inbox lists a waiting run; Approve in the inbox lets its write happen'
   expect(started).toContain(`a fork of ${workflowId} at step 1.`);
   const fork = await h.client.workflow.getHandle(forkId as string).result();
   expect(fork.text).toBe('Forked answer.');
+  await page.close();
+});
+
+test("a question comes with its context: the agent's words before it, where it runs, the diff so far; the answer renders as Markdown, its HTML inert", async () => {
+  const workspace = h.workspace();
+  const handle = await h.start({ prompt: 'Tidy the <b>project</b>: notes, then the build folder', model: 'ui-context', workspace, permissionMode: 'default' });
+  const first = await pendingRequest(handle);
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: first.requestId, decision: 'allow' }] });
+  await waitFor(async () => (await handle.query(statusQuery)).pendingPermissions.find((p) => p.requestId !== first.requestId), 'the second question');
+  const page = await newPage();
+  await page.goto(`${ui.url}/`);
+  const item = inboxItem(page, handle.workflowId);
+  await item.waitFor(WAIT);
+  // The title: the prompt, escaped.
+  await expect(item.getByRole('link').first().innerText()).resolves.toBe('Tidy the <b>project</b>: notes, then the build folder');
+  const card = item.locator('.card');
+  await expect(card.locator('blockquote.said').innerText()).resolves.toContain('Now the build folder has to go.');
+  await expect(card.locator('.question').innerText()).resolves.toContain('rm -rf build');
+  const where = await card.locator('.where').innerText();
+  expect(where).toContain(`workspace ${realpathSync(workspace)}`);
+  expect(where).toMatch(/sandbox .+ · network none · workspace read-write · model ui-context · mode default/);
+  // The diff since the run started, inline and folded: its summary names the file, its lines open with a click.
+  const diff = card.locator('details.diff');
+  await expect(diff.locator('summary').innerText()).resolves.toBe('Changes since the run started: 1 file changed: notes.md (new, +2 −0)');
+  expect(await diff.locator('pre.diff').isVisible()).toBe(false);
+  await diff.locator('summary').click();
+  await diff.locator('pre.diff .d-add').getByText('+line <b>two</b>').waitFor(WAIT);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'approver-ui-question-context.png'), fullPage: true });
+
+  // Approve: the run's page, live, with its cost unpriced (the scripted model has no price).
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await page.getByRole('status').getByText(/^Allowed [0-9a-f]{8}-2 in /).waitFor(WAIT);
+  await expect(page.locator('.cost').innerText()).resolves.toMatch(/^unpriced \(ui-context has no price/);
+  // The final answer arrives live and renders as Markdown; its HTML is text and does not run.
+  const answer = page.locator('#log .answer');
+  await answer.getByRole('heading', { name: 'Done' }).waitFor(WAIT);
+  await expect(answer.locator('li strong').innerText()).resolves.toBe('notes.md');
+  await answer.getByText('<script>window.__xss=5</script><img src=x onerror="window.__xss=6">').waitFor(WAIT);
+  // Shown once: the streamed text it was is gone.
+  expect(await page.locator('#log').getByText('## Done', { exact: false }).count()).toBe(0);
+  expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(await page.locator('main script, main img, main iframe').count()).toBe(0);
+  await handle.result();
+
+  // The closed run, read again: the same answer rendered, the whole diff, each step's own.
+  await page.goto(`${ui.url}/runs/${handle.workflowId}`);
+  await page.locator('#log .answer h2').getByText('Done').waitFor(WAIT);
+  await expect(page.locator('main > details.diff summary').innerText()).resolves.toBe('Changes since the run started: 1 file changed: notes.md (new, +2 −0)');
+  await expect(page.locator('table.steps tbody tr').first().locator('details.diff summary').innerText()).resolves.toBe('Changes in step 1: 1 file changed: notes.md (new, +2 −0)');
+  await expect(page.locator('table.steps tbody tr').first().locator('td').nth(4).innerText()).resolves.toBe('unpriced');
+  expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'approver-ui-run-answer.png'), fullPage: true });
   await page.close();
 });
 
@@ -205,7 +271,7 @@ test('what the agent wrote renders as text; a link from a webhook opens the run,
   expect(hook.body.page).toBe(`${ui.url}/runs/${workflowId}`);
   await page.goto(`data:text/html,<a href="${hook.body.page}">open the run</a>`);
   await page.getByRole('link', { name: 'open the run' }).click();
-  await page.getByRole('heading', { name: workflowId }).waitFor(WAIT);
+  await page.getByRole('heading', { name: 'Task for ui-hostile: do the thing' }).waitFor(WAIT);
   await page.locator('#log').getByText('Look: <img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>').waitFor(WAIT);
   expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(await page.locator('main script, main img, main iframe').count()).toBe(0);

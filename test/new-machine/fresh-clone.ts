@@ -86,6 +86,11 @@ async function main(): Promise<void> {
     if (!demo.out.includes('⎿ 1 passed, 0 failed')) problems.push('node test.js did not print "1 passed, 0 failed"');
     if (!demo.out.includes('The test passes.')) problems.push('the final answer does not say "The test passes."');
     if (demo.out.includes('did NOT pass')) problems.push('the final answer says the test did not pass');
+    // Piped, the demo's one question says how to answer it and is allowed by the demo's default.
+    if (!demo.out.includes('answer from another shell:  bareagent approve bareagent-demo-')) problems.push('the demo did not say how to answer its question');
+    if (!demo.out.includes("Allowed by the demo's default")) problems.push('the demo\'s question was not answered by its default');
+    if (!/What the agent changed \(bareagent diff bareagent-demo-\S+\):/.test(demo.out)) problems.push('the demo did not show the diff of what the agent changed');
+    if (!demo.out.includes('stop it with: bareagent server stop')) problems.push('the demo did not say how to stop the server it started');
     const link = new RegExp(`Web UI: http://127\\.0\\.0\\.1:${uiPort}/namespaces/default/workflows/bareagent-demo-\\S+`).exec(demo.out);
     if (!link) problems.push('no Web UI link of the run at the end');
     const cliLine = /Temporal CLI v[\d.]+ (fetched with pip in [\d.]+s|built with go install in \d+s)/.exec(demo.out);

@@ -54,13 +54,13 @@ export class Harness {
    * `modelBaseURL`: a real OpenAI-compatible server instead of the scripted one (test/local-model/).
    */
   async startWorker(
-    overrides: { modelBaseURL?: string; requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; versioning?: DeploymentVersion; identity?: string; notifyWebhook?: string } = {},
+    overrides: { modelBaseURL?: string; defaultModel?: string; requestTimeoutMs?: number; dataConverter?: DataConverter; tracing?: Tracing; versioning?: DeploymentVersion; identity?: string; notifyWebhook?: string } = {},
   ): Promise<RunningWorker> {
     const worker = await createBareAgentWorker({
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      provider: { baseURL: overrides.modelBaseURL ?? this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000 },
+      provider: { baseURL: overrides.modelBaseURL ?? this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000, ...(overrides.defaultModel ? { defaultModel: overrides.defaultModel } : {}) },
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
       ...(overrides.tracing ? { tracing: overrides.tracing } : {}),

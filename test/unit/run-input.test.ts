@@ -1,4 +1,5 @@
 import { buildRunInput, UsageError } from '../../src/cli/run-input';
+import { forkInput } from '../../src/cli/commands/fork';
 import { settingsQuestionLines } from '../../src/cli/settings-question';
 
 test('--network and --read-path become the run sandbox', () => {
@@ -52,4 +53,12 @@ test('--notify becomes the run webhook; a URL that is not http(s) is a usage err
   expect(buildRunInput('x', { workspace: '/tmp', notify: 'https://hooks.example/abc' })).toMatchObject({ notify: { webhook: 'https://hooks.example/abc' } });
   expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'ftp://hooks.example/abc' })).toThrow(/^--notify: must be an http\(s\) URL/);
   expect(() => buildRunInput('x', { workspace: '/tmp', notify: 'not a url' })).toThrow(UsageError);
+});
+
+test("fork and resume flags' validation errors name the flag, not the input field", () => {
+  const origin = { workflowId: 'fix-1', status: 'FAILED', input: { workspace: '/tmp', model: 'm' } };
+  expect(() => forkInput(origin, 'go on', 2, { maxIterations: '0' })).toThrow(/^--max-iterations must be a positive integer \(at most 100000\)$/);
+  expect(() => forkInput(origin, 'go on', 2, { maxTokens: 'lots' })).toThrow(/^--max-tokens must be a positive integer$/);
+  expect(() => forkInput(origin, '   ', 2, {})).toThrow(/^the prompt: /);
+  expect(forkInput(origin, 'go on', 2, { maxIterations: '5' })).toMatchObject({ maxIterations: 5, forkFrom: { workflowId: 'fix-1', step: 2 } });
 });

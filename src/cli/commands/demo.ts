@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -7,21 +7,34 @@ import { preflight, PreflightError, runUnconfined } from '../../doctor/run-docto
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
 import { bundleOptions } from '../../worker/create-worker';
 import { warningsOnlyLogger } from '../../worker/warnings-only-logger';
+import type { Client } from '@temporalio/client';
+import { diffText } from '../../checkpoints/diff';
+import { diffRedactor } from '../../checkpoints/redaction';
 import { eventsQuery } from '../../common/contract';
+import type { RunEvent } from '../../common/events';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
+import { isPending, sendDecision } from '../ask-permission';
 import { openStack, startLocalWorker } from '../local-stack';
+import { readRunCheckpoints, snapshotAt } from '../run-checkpoints';
 import { EXIT, exitCodeOf } from '../run-outcome';
 import { newWorkflowId } from '../run-input';
 import { watchRun } from '../watch-run';
+import { visibleDiff } from './diff';
 
 const DEMO_DIR = path.resolve(__dirname, '../../../demo');
 const PROMPT = 'Find the TODO in this project, fix it, and run the test.';
+/** With no terminal to ask in, how long the demo's question waits for an answer from elsewhere before the demo allows it itself. */
+export const UNATTENDED_ANSWER_MS = 5_000;
 
 /**
  * `npm run demo`: a real durable run on the embedded server, on a fresh copy of a small sample
  * workspace; only the model's turns are scripted (a local OpenAI-compatible server), and the last
- * one follows what `node test.js` returned. The sandbox is checked first: a demo whose commands
- * cannot run stops with the doctor's fix, unless `--no-sandbox` says to run them unconfined.
+ * one follows what `node test.js` returned. `node test.js` is not pre-allowed: the run asks, in
+ * this terminal (or, with no terminal, says how to answer and allows it itself after a few
+ * seconds). At the end: the diff of what the agent changed, what to try next, and how to stop the
+ * server it leaves running; the copy of the workspace is removed. The sandbox is checked first: a
+ * demo whose commands cannot run stops with the doctor's fix, unless `--no-sandbox` says to run
+ * them unconfined.
  */
 export async function demoCommand(options: { sandbox: boolean } = { sandbox: true }): Promise<number> {
   if (!options.sandbox) {
@@ -54,22 +67,85 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
       taskQueue,
       workflowId,
       staticSummary: PROMPT,
-      args: [{ prompt: PROMPT, model: 'demo', workspace, permissionRules: { allow: ['bash(node test.js)'] } }],
+      args: [{ prompt: PROMPT, model: 'demo', workspace, permissionMode: 'default' }],
     });
-    console.error(pc.dim(`Workspace: ${workspace}`));
+    console.error(pc.dim(`Workspace (a copy of demo/workspace, removed at the end): ${workspace}`));
     console.error(pc.dim(`Prompt: ${PROMPT}\n`));
     // The demo's own worker still polls the run's queue when it closes: it answers the last
     // events query at once, where a general follower would start (and bundle) a query worker.
     const handle = stack.client.workflow.getHandle(workflowId);
     const catchUp = (from: number) => handle.query(eventsQuery, from);
-    const outcome = await watchRun(stack.client, workflowId, { interactive: false, json: false, catchUp });
+    const interactive = process.stdin.isTTY === true;
+    const defaults = new UnattendedAnswers(stack.client);
+    const outcome = await watchRun(stack.client, workflowId, { interactive, json: false, catchUp, unattended: (target, event) => defaults.allowLater(target, event) }).finally(() => defaults.cancel());
     const link = runUiLink(stack.uiPort, stack.config.namespace, workflowId);
-    console.error(pc.dim(`\nSee every model call and tool call of this run in the Web UI: ${link}`));
     console.log(pc.bold(pc.yellow('(The model\'s turns above were scripted.)')));
+    await showChanges(stack.client, workflowId);
+    console.error(nextSteps(workflowId, link, stack.server !== undefined && !stack.server.reused));
     return exitCodeOf(outcome);
   } finally {
     await worker.stop();
     await stack.close();
     await model.close();
+    rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/**
+ * With no terminal to answer in: the question waits a few seconds for an answer from another
+ * shell (`bareagent approve`, the page), then the demo allows it itself, and says so.
+ */
+class UnattendedAnswers {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  constructor(private readonly client: Client) {}
+
+  allowLater(target: string, event: Extract<RunEvent, { type: 'permission_request' }>): void {
+    console.error(pc.yellow(`  No terminal to ask in (stdin is not a TTY): the demo allows this itself in ${UNATTENDED_ANSWER_MS / 1000} s unless it is answered first.`));
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void (async () => {
+        if (!(await isPending(this.client, target, event.requestId).catch(() => false))) return;
+        console.error(pc.yellow(`  Allowed by the demo's default (nobody answered in ${UNATTENDED_ANSWER_MS / 1000} s).`));
+        await sendDecision(this.client, target, { requestId: event.requestId, decision: 'allow', reason: "allowed by the demo's default: no terminal to ask in" });
+      })().catch((err: Error) => console.error(pc.red(`  The demo could not answer: ${err.message}`)));
+    }, UNATTENDED_ANSWER_MS);
+    this.timers.add(timer);
+  }
+
+  cancel(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+/** What the agent changed in the workspace, from the run's checkpoints (`bareagent diff`). */
+async function showChanges(client: Client, workflowId: string): Promise<void> {
+  try {
+    const { view } = await readRunCheckpoints(client, workflowId);
+    const from = snapshotAt(view, 0);
+    const to = snapshotAt(view, view.lastStep);
+    const text = from.id === to.id ? '' : diffRedactor().redact(await diffText(view.store, from.id, to.id, false));
+    console.log(pc.bold(`\nWhat the agent changed (bareagent diff ${workflowId}):`));
+    if (text === '') return console.log('  no file changed');
+    const colour = (line: string) => (line.startsWith('+++') || line.startsWith('---') ? pc.bold(line) : line.startsWith('+') ? pc.green(line) : line.startsWith('-') ? pc.red(line) : line.startsWith('@@') ? pc.cyan(line) : line);
+    console.log(visibleDiff(text).replace(/\n$/, '').split('\n').map(colour).join('\n'));
+  } catch (err) {
+    console.error(pc.dim(`(The diff could not be read: ${(err as Error).message})`));
+  }
+}
+
+export function nextSteps(workflowId: string, webUi: string, serverStarted: boolean): string {
+  return [
+    '',
+    pc.bold('Next:'),
+    `  With a real model: OPENAI_API_KEY=sk-... bareagent run "Fix the failing test" --workspace ./my-project --model gpt-4.1-mini`,
+    `    (any OpenAI-compatible endpoint: OPENAI_BASE_URL=http://127.0.0.1:8080/v1; bareagent doctor --model checks it)`,
+    `  The approvers' page: bareagent ui (questions answered from a browser; this run at /runs/${workflowId})`,
+    `  Web UI: ${webUi} (every model call and tool call of this run)`,
+    `  This run again: bareagent history ${workflowId} · bareagent diff ${workflowId}`,
+    serverStarted
+      ? `  The Temporal server keeps running in the background (for the Web UI and your next runs); stop it with: bareagent server stop`
+      : `  The Temporal server was running before the demo and still is (bareagent server stop stops one that bareagent started in the background).`,
+    pc.dim(`  (\`bareagent\` is this clone's CLI: \`npm link\` puts it on PATH, or run \`npx tsx src/client.ts ...\`.)`),
+  ].join('\n');
 }

@@ -47,7 +47,7 @@ export async function diffCommand(workflowId: string, flags: DiffFlags): Promise
  * contents alike, line by line; tabs stay, as diffs are full of them. For reading: the files
  * themselves come from `rewind --to`.
  */
-function visibleDiff(text: string): string {
+export function visibleDiff(text: string): string {
   return text
     .split('\n')
     .map((line) => line.split('\t').map(visibleText).join('\t'))

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import type { AgentRunInput } from '../../common/input';
+import { AgentRunInput } from '../../common/input';
 import { forkSummary } from '../../common/fork';
 import { readOrigin, type Origin } from '../origin-input';
 import { budgetsFromFlags, firstLine, UsageError, type BudgetFlags } from '../run-input';
-import { parseAgentRunInput } from '../../common/input';
+import { flagErrors } from '../flag-errors';
 import { launchRun } from './run';
 
 export interface ForkFlags extends BudgetFlags {
@@ -62,8 +62,9 @@ export function forkInput(origin: Origin, prompt: string, step: number | undefin
     ...(flags.maxIterations !== undefined ? { maxIterations: Number(flags.maxIterations) } : {}),
     budgets,
   };
-  const parsed = parseAgentRunInput(input);
-  if (!parsed.ok) throw new UsageError(parsed.message);
+  // In the flags' terms (`--max-iterations must be a positive integer`), like `run`.
+  const parsed = AgentRunInput.safeParse(input);
+  if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
   return input as AgentRunInput;
 }
 

@@ -41,7 +41,8 @@ async function waitingRuns(client: Client): Promise<string[]> {
 }
 
 function printStatus(status: RunStatus & { workflowId: string; version: string | null }): void {
-  console.log(`${pc.bold(visibleText(status.workflowId))}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out`);
+  const model = status.model ? `  model ${visibleText(status.model)}` : "  model: the worker's default (no call answered yet)";
+  console.log(`${pc.bold(visibleText(status.workflowId))}  ${status.phase}  iteration ${status.iteration}/${status.maxIterations}  tokens ${status.usage.inputTokens} in / ${status.usage.outputTokens} out${model}`);
   if (status.version) console.log(pc.dim(`  worker version: ${visibleText(status.version)}`));
   if (status.forkedFrom) console.log(`  forked from ${visibleText(status.forkedFrom.workflowId)} at step ${status.forkedFrom.step} ${pc.dim(`(run ${status.forkedFrom.runId})`)}`);
   const { sandbox } = status;

@@ -5,6 +5,8 @@
   var log = document.getElementById('log');
   var live = document.getElementById('live');
   var pending = document.getElementById('pending');
+  // After an answer the page is the POST's response: its address becomes the run's own, so a reload reads, never answers again.
+  if (log && log.dataset.page && window.history && window.location.pathname !== log.dataset.page) window.history.replaceState(null, '', log.dataset.page);
   if (!log || log.dataset.open !== 'yes' || !window.EventSource) return;
   var source = new EventSource(log.dataset.events);
   function find(selector) {
@@ -14,6 +16,11 @@
   }
   source.onmessage = function (message) {
     var frame = JSON.parse(message.data);
+    if (typeof frame.answer === 'string') {
+      var texts = log.querySelectorAll('.text');
+      var last = texts[texts.length - 1];
+      if (last && !last.closest('.final') && last.textContent.trim() === frame.answer) last.remove();
+    }
     var target = frame.into && find(frame.into);
     if (target && frame.replace) target.outerHTML = frame.html;
     else if (target) target.insertAdjacentHTML('beforeend', frame.html);
