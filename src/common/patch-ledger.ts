@@ -177,4 +177,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'the BareAgentIterations search attribute upserted every iteration',
     state: 'active',
   },
+  {
+    id: 'mentioned-files',
+    shipped: '2026-12-02',
+    version: '0.1.0',
+    keeps: 'a prompt or follow-up that mentions @path taken as plain text, nothing attached',
+    state: 'active',
+  },
 ];

@@ -137,3 +137,10 @@ export const PARALLEL_READ_ONLY_CALLS = 'parallel-read-only-calls';
  * it every iteration.
  */
 export const SPARSE_ITERATION_ATTRIBUTE = 'sparse-iteration-attribute';
+
+/**
+ * The patch that attaches the files a message mentions (`@path`, and plain paths when the run asks)
+ * to the prompt and to follow-ups, with one activity. Asked only for a message that mentions one (see
+ * withMentionedFiles): runs recorded before took such a message as plain text.
+ */
+export const MENTIONED_FILES = 'mentioned-files';
