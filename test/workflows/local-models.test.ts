@@ -140,7 +140,7 @@ test('profile small-local: tool_choice required, its sampling settings, and plai
   const body = h.model.requestsFor('small')[0]!.body as Body;
   expect(body.tool_choice).toBe('required');
   expect(body.temperature).toBe(0.5);
-  expect(body.max_tokens).toBe(2048);
+  expect(body.max_tokens).toBe(1024);
   expect(firstUser(body)).toContain('[Attached lib/util.py (numbered as read_file shows it');
   expect(firstUser(body)).toContain('2:     return 1');
 });
