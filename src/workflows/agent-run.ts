@@ -316,7 +316,7 @@ class AgentRun {
   }
 
   private get mentions(): MentionContext {
-    return { config: this.config, state: this.state, report: this.report, policy: this.policy, guard: this.guard };
+    return { config: this.config, state: this.state, report: this.report, policy: this.policy, guard: this.guard, offered: this.offered };
   }
 
   /** Before each model call, finished jobs' notifications enter the history as one system message. */

@@ -14,6 +14,8 @@ export interface MentionContext {
   report: RunReporter;
   policy: PermissionPolicy;
   guard: typeof checkPermission;
+  /** The run's tools: a mention is a read_file, so a run without read_file attaches nothing. */
+  offered: ReadonlySet<string>;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface MentionContext {
 export async function withMentionedFiles(text: string, context: MentionContext): Promise<string> {
   const { config, state, report } = context;
   const mentions = findMentions(text, config.attachMentionedPaths);
-  if (mentions.length === 0 || !patched(MENTIONED_FILES)) return text;
+  // A subagent's prompt is its parent model's text: it attaches only what the child could read_file itself.
+  if (mentions.length === 0 || !context.offered.has('read_file') || !patched(MENTIONED_FILES)) return text;
   const allowed: Mention[] = [];
   const refused: SkippedMention[] = [];
   for (const mention of mentions) {
