@@ -20,6 +20,7 @@ import { secretsFromEnv } from './secrets/worker-secrets';
 import { capCatalogErrors, capOutcomeError, withCappedErrors } from './secrets/capped-errors';
 import { toolActivities } from './tools';
 import { workspaceChanges } from './tools/workspace-changes';
+import { attachMentions } from './tools/attach-mentions';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
@@ -66,6 +67,11 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
+    // A mentioned file is a read like read_file's: a worker secret in it is redacted before it enters the history.
+    attachMentions: withRedaction(attachMentions, redactor, (found, r) => ({
+      attachments: found.attachments.map((a) => ({ ...a, path: r.redact(a.path), text: r.redact(a.text) })),
+      skipped: found.skipped.map((s) => ({ path: r.redact(s.path), reason: r.redact(s.reason) })),
+    })),
     workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };

@@ -3,6 +3,7 @@ import type { RunEvent } from '../common/events';
 import { toolSummary } from '../common/tool-schemas';
 import { visibleLines, visibleText } from '../common/visible-text';
 import type { StepRecord } from '../common/wire';
+import { describeAttachments } from '../common/attachments';
 
 /**
  * The line an event shows as, for every event but the streamed text and the end of the run
@@ -31,6 +32,8 @@ export function eventLine(event: RunEvent, width = 160): string | undefined {
       return pc.magenta(`  ${event.decision === 'allow' ? '✔ allowed' : '✘ denied'}: ${visibleText(event.reason)}${event.rule ? ` (and ${visibleText(event.rule)} for the rest of this run)` : ''}`);
     case 'notification':
       return pc.blue(visibleLines(event.text));
+    case 'attachments':
+      return pc.blue(`⊕ ${describeAttachments(event)}`);
     case 'step':
       return pc.dim(describeStep(event.record as StepRecord, room));
     case 'failed':

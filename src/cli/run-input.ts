@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AgentRunInput } from '../common/input';
+import { withProfile } from '../common/profiles';
 import { flagErrors } from './flag-errors';
 
 export interface RunFlags {
@@ -21,6 +22,9 @@ export interface RunFlags {
   maxTokens?: string;
   maxCost?: string;
   maxWallClock?: string;
+  profile?: string;
+  finalAnswer?: string;
+  attach?: string;
 }
 
 export type BudgetFlags = Pick<RunFlags, 'maxTokens' | 'maxCost' | 'maxWallClock'>;
@@ -49,6 +53,9 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.system ? { systemPrompt: flags.system } : {}),
     ...(flags.appendSystem ? { appendSystemPrompt: flags.appendSystem } : {}),
     ...(flags.mode ? { permissionMode: flags.mode } : {}),
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+    ...(flags.finalAnswer ? { finalAnswer: flags.finalAnswer } : {}),
+    ...(flags.attach ? { attachMentionedPaths: flags.attach } : {}),
     ...(flags.allow?.length || flags.deny?.length
       ? { permissionRules: { ...(flags.allow?.length ? { allow: flags.allow } : {}), ...(flags.deny?.length ? { deny: flags.deny } : {}) } }
       : {}),
@@ -68,7 +75,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
         }
       : {}),
   };
-  const parsed = AgentRunInput.safeParse(input);
+  const parsed = AgentRunInput.safeParse(withProfile(input));
   if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
   return input as AgentRunInput;
 }

@@ -16,6 +16,8 @@ export type RunEvent =
   | { type: 'permission_request'; step: number; requestId: string; toolCallId: string; tool: string; input: unknown; deadline: string; workflowId?: string }
   | { type: 'permission_decided'; step: number; requestId: string; toolCallId: string; decision: 'allow' | 'deny'; reason: string; rule?: string }
   | { type: 'notification'; step: number; text: string }
+  /** Files a message mentioned, attached to it (names and sizes; the text is in the message), and mentions that attached nothing. */
+  | { type: 'attachments'; step: number; files: Array<{ path: string; kind: 'file' | 'listing'; chars: number; truncated?: boolean }>; skipped: Array<{ path: string; reason: string }> }
   | { type: 'job_started'; step: number; taskId: string; kind: 'command' | 'subagent'; description: string }
   | { type: 'step'; record: unknown }
   | { type: 'final'; text: string; stopReason: string }

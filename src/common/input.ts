@@ -5,6 +5,7 @@ import { McpServers } from './mcp';
 import { NotifyInput } from './notify';
 import { SandboxInput } from './sandbox';
 import { InheritedSettings } from './workspace-settings';
+import { isProfileName, unknownProfileMessage, withProfile } from './profiles';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
 export const DurationString = z.union([
@@ -54,6 +55,14 @@ export const ModelSettings = z.strictObject({
     .optional(),
 });
 export type ModelSettings = z.output<typeof ModelSettings>;
+
+/** How much of the files a message mentions is attached to it (characters of the numbered text). */
+export const AttachmentLimits = z.strictObject({
+  maxFiles: z.number().int().min(0).max(50).default(8),
+  maxFileChars: z.number().int().positive().max(200_000).default(30_000),
+  maxTotalChars: z.number().int().positive().max(1_000_000).default(60_000),
+});
+export type AttachmentLimits = z.output<typeof AttachmentLimits>;
 
 /**
  * Where a fork starts: another run's conversation up to its step `step` (the STEP column of
@@ -157,6 +166,20 @@ export const AgentRunInput = z.strictObject({
   checkpoints: z.boolean().optional(),
   /** Where to POST when the run waits for a human (the worker's BAREAGENT_NOTIFY_WEBHOOK is told too). */
   notify: NotifyInput.optional(),
+  /** A named set of the settings below for a kind of model (src/common/profiles.ts); the input's own fields win. */
+  profile: z
+    .string()
+    .refine(isProfileName, { error: (issue) => unknownProfileMessage(issue.input) })
+    .optional(),
+  /**
+   * `text`: a reply with no tool call is the answer (as always). `tool`: the model gets a
+   * `final_answer` tool and every call asks for a tool call (`tool_choice: "required"`); only that
+   * call proposes the answer, and text outside a call is kept as a note.
+   */
+  finalAnswer: z.enum(['text', 'tool']).default('text'),
+  /** `at`: `@path` and `@dir/` in the prompt and follow-ups attach the file (numbered) or a listing; `plain`: paths without `@` that exist too; `off`: none. */
+  attachMentionedPaths: z.enum(['at', 'plain', 'off']).default('at'),
+  attachments: AttachmentLimits.default({ maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 }),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });
@@ -183,7 +206,7 @@ export function parseAgentRunInput(raw: unknown): ParsedInput {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, message: 'Invalid agentRun input: (input): expected a JSON object with a "prompt" field' };
   }
-  const parsed = AgentRunInput.safeParse(raw);
+  const parsed = AgentRunInput.safeParse(withProfile(raw as Record<string, unknown>));
   if (parsed.success) return { ok: true, config: parsed.data };
   return { ok: false, message: `Invalid agentRun input: ${describeIssues(parsed.error)}` };
 }

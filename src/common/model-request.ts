@@ -18,6 +18,8 @@ export interface ModelRequest {
   stream: boolean;
   step: number;
   settings?: ModelSettings;
+  /** `required`: the provider must reply with a tool call (runs with `finalAnswer: "tool"`). */
+  toolChoice?: 'required';
 }
 
 export interface TranscriptRef {

@@ -55,6 +55,11 @@ export const toolSchemas = {
       .optional()
       .describe("The subagent's share of this run's budget (capped by what is left; default: all that is left)"),
   }),
+  final_answer: z.strictObject({
+    answer: z.string().min(1).describe('The answer to the task, complete: what the user reads'),
+    changes: z.string().optional().describe('For a coding task: which files you changed and how'),
+    checks: z.string().optional().describe('For a coding task: how you checked the change (the command you ran and its result)'),
+  }),
 } as const;
 
 export type ToolName = keyof typeof toolSchemas;
@@ -69,12 +74,16 @@ export const toolDescriptions: Record<ToolName, string> = {
   bash: 'Run a shell command in the workspace and return its output.',
   background_run: 'Start a shell command in the background and return its task id at once; its result arrives later as a notification.',
   subagent: 'Hand a self-contained task to a subagent with its own history and tools; returns its final answer.',
+  final_answer: 'Finish the task: call this alone, once the work is done and checked, with your answer. Nothing else ends the task.',
 };
 
 export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
 
 /** Tools run by the workflow itself (child workflows), not by a tool activity. */
 export const WORKFLOW_TOOL_NAMES: ReadonlySet<string> = new Set(['background_run', 'subagent']);
+
+/** The tool a run with `finalAnswer: "tool"` ends with: taken by the loop itself, never dispatched. */
+export const FINAL_ANSWER_TOOL = 'final_answer';
 
 export function isToolName(name: string): name is ToolName {
   return Object.prototype.hasOwnProperty.call(toolSchemas, name);

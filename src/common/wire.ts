@@ -135,6 +135,10 @@ export interface AgentRunResult {
   iterations: number;
   usage: Usage;
   costUsd: number;
+  /** `finalAnswer: "tool"`: the final_answer call's fields. */
+  finalAnswer?: { answer: string; changes?: string; checks?: string };
+  /** `finalAnswer: "tool"`: text the model wrote outside a call, in order: notes, not the answer. */
+  notes?: string[];
 }
 
 export interface PermissionDecisionResult {

@@ -22,6 +22,8 @@ export interface TrialSettings {
   maxWallClock: string;
   maxOutputTokens?: number;
   temperature?: number;
+  /** A model profile (src/common/profiles.ts) for every trial; the flags above win over its settings. */
+  profile?: string;
   stream: boolean;
   /** Prefix of every trial's workflow id, so one eval's runs are found together (`bareagent list`). */
   idPrefix: string;
@@ -61,6 +63,7 @@ export function trialInput(task: EvalTask, workspace: string, settings: TrialSet
     ...(task.permissionRules ? { permissionRules: task.permissionRules } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.systemPrompt !== undefined ? { systemPrompt: settings.systemPrompt } : {}),
+    ...(settings.profile !== undefined ? { profile: settings.profile } : {}),
     ...(sampling ? { modelSettings: sampling } : {}),
     ...(acceptanceCommand(task) ? { acceptance: { command: acceptanceCommand(task) as string, timeout: task.checkTimeoutSeconds } } : {}),
   };

@@ -59,7 +59,9 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
       : undefined,
     tools.has('bash') ? `- Run the project's tests or the command the task names with bash${readOnly ? '' : ' after a change, and fix what fails'}.` : undefined,
     '- An error result says what went wrong: change the call, do not repeat it unchanged.',
-    '- When the task is done, reply with a short summary and no tool call. Do not ask the user to do the work.',
+    tools.has('final_answer')
+      ? '- When the task is done and checked, call final_answer with your answer (for a change: what you changed and how you checked it). A reply without a tool call is not an answer. Do not ask the user to do the work.'
+      : '- When the task is done, reply with a short summary and no tool call. Do not ask the user to do the work.',
   ].filter((line): line is string => line !== undefined);
   return [who, `# Environment\n${environment.join('\n')}`, `# Workspace at run start\n${listing}`, `# How to work\n${habits.join('\n')}`].join('\n\n');
 }

@@ -26,6 +26,8 @@ export type Transition =
   | { kind: 'output_truncated'; recoveries: number; perTurn?: boolean }
   /** The model replied with nothing: nudged once. */
   | { kind: 'empty_reply' }
+  /** A run whose final answer is a tool got text without a call: kept as a note, the model told to go on. */
+  | { kind: 'text_reply'; chars: number }
   | { kind: 'waiting_for_human' }
   | { kind: 'waiting_for_jobs'; jobs: string[] }
   /** A user follow-up arrived while the run worked; taken at a safe boundary. */
@@ -88,6 +90,8 @@ export function describeTransition(transition: Transition): StepContent {
       return step('output_truncated', `recovery ${transition.recoveries} of ${MAX_TRUNCATION_RECOVERIES}${transition.perTurn ? ' in this turn' : ''}`);
     case 'empty_reply':
       return step('empty_reply', 'the model replied with nothing: nudged once');
+    case 'text_reply':
+      return step('text_reply', `${transition.chars} characters of text without a tool call: kept as a note, not the answer`);
     case 'waiting_for_human':
       return step('waiting_for_human');
     case 'waiting_for_jobs':

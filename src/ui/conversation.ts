@@ -1,4 +1,5 @@
 import type { RunEvent } from '../common/events';
+import { describeAttachments } from '../common/attachments';
 
 /** One piece of the conversation as the page shows it, folded from the run's events. */
 export type Block =
@@ -67,6 +68,8 @@ export function changeFor(event: RunEvent): Change | undefined {
       return { add: { kind: 'note', tone: 'status', text: event.message } };
     case 'notification':
       return { add: { kind: 'note', tone: 'notification', text: event.text } };
+    case 'attachments':
+      return { add: { kind: 'note', tone: 'status', text: describeAttachments(event) } };
     case 'job_started':
       return { add: { kind: 'note', tone: 'job', text: `background ${event.kind} ${event.taskId} started: ${event.description}` } };
     case 'step':

@@ -37,6 +37,8 @@ import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace
 import { startCheckpoints } from './checkpoints';
 import { workspaceMoved } from './workspace-path';
 import { takeReply } from './reply-step';
+import { takeFinalAnswer } from './final-answer';
+import { withMentionedFiles, type MentionContext } from './mentions';
 import { describeActivityFailure, invalidInput } from './failures';
 import { initialRunState, parseRunState, type RunState } from './run-state';
 import { stopFailure } from './failures';
@@ -78,6 +80,8 @@ class AgentRun {
       if (this.config.forkFrom && !this.carried) await startFromOrigin(this.config.forkFrom, this.config.prompt, this.config.workspace, this.state, this.report, { config: this.config, workflowId: this.workflowId });
       // The path a fork was authorised for is the one its tools use from now on (carried in the config across continue-as-new).
       if (this.state.workspacePath !== undefined) this.config.workspace = this.state.workspacePath;
+      // The prompt's mentioned files, once: a run continued as new carries the message as it was sent.
+      if (this.fresh) await this.attachToPrompt();
       const result = await this.watchedLoop();
       await this.end({ taskId: this.config.parent?.taskId ?? '', status: 'done', summary: result.text });
       return result;
@@ -122,7 +126,7 @@ class AgentRun {
   /** The loop: each phase ends in a transition (src/loop/transitions.ts), recorded as one step; a stop ends the run. */
   private async loop(): Promise<AgentRunResult> {
     for (;;) {
-      const taken = this.takeFollowUps();
+      const taken = await this.takeFollowUps();
       if (taken) this.report.record(taken, this.report.budget());
       const ownBudget = budgetStop(this.state.budget, this.limits, this.config.maxIterations, Date.now());
       const overBudget = ownBudget ? this.tree.named(ownBudget) : await this.tree.stop(Date.now());
@@ -137,16 +141,18 @@ class AgentRun {
       if ('kind' in response) return this.stopRun(response, before);
       response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
       if (!response.streamed && response.text) this.report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      const reply = takeReply(this.state, response);
+      const classified = takeReply(this.state, response);
+      // With the final answer as a tool, only a final_answer call answers; a text reply is a note.
+      const { reply, calls, results } = this.config.finalAnswer === 'tool' ? takeFinalAnswer(this.state, response, classified) : { reply: classified, calls: response.toolCalls, results: [] };
       const transition =
         reply === 'tool_calls'
-          ? await this.tools.run(response.toolCalls, response.toolCallsShown ?? response.streamed)
+          ? await this.tools.run(calls, response.toolCallsShown ?? response.streamed, results)
           : reply === 'answer'
             ? await proposeCompletion(this.completion)
             : reply;
       const result = await this.settle(transition, before);
       if (result) return result;
-      if (reply === 'tool_calls' && this.config.projectInstructions) await readNestedInstructionsAfter(response.toolCalls, this.config, this.state);
+      if (reply === 'tool_calls' && this.config.projectInstructions) await readNestedInstructionsAfter(calls, this.config, this.state);
       if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested && !this.childrenHoldHandOver()) {
         this.report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, this.report.budget());
         await handOver(this.stream, this.config, this.state, this.board);
@@ -197,6 +203,7 @@ class AgentRun {
   private readonly watchdog: StallWatchdog | undefined;
   private readonly hooks: RunHooks;
   private readonly policy;
+  private readonly guard: typeof checkPermission;
   private readonly offered: ReadonlySet<string>;
   private readonly limits: BudgetLimits;
   private readonly sandbox: SandboxRequest;
@@ -213,6 +220,7 @@ class AgentRun {
     this.stream = new WorkflowStream(carried?.stream);
     const { allow = [], deny } = config.permissionRules;
     this.policy = createPolicy(config.permissionMode, { allow: [...allow, ...(this.state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
+    this.guard = guardOfRun;
     const type = agentType(config.agentType);
     this.offered = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
     this.limits = { maxIterations: config.maxIterations, ...config.budgets };
@@ -253,7 +261,7 @@ class AgentRun {
       offered: this.offered,
       sandbox: this.sandbox,
       policy: this.policy,
-      guard: guardOfRun,
+      guard: this.guard,
       hooks: this.hooks,
       tree: this.tree,
       watchdog: this.watchdog,
@@ -281,11 +289,25 @@ class AgentRun {
   }
 
   /** Follow-ups wait in a queue and start the next turn at a safe boundary: never in the middle of a tool round. */
-  private takeFollowUps(): Transition | undefined {
+  private async takeFollowUps(): Promise<Transition | undefined> {
     if (this.state.followUps.length === 0) return undefined;
     const taken = this.state.followUps.splice(0);
-    for (const text of taken) this.state.messages.push({ role: 'user', content: text });
+    for (const text of taken) this.state.messages.push({ role: 'user', content: await withMentionedFiles(text, this.mentions) });
     return { kind: 'follow_up_taken', count: taken.length };
+  }
+
+  /** The prompt's message (the first, or a fork's last) with the files it mentions attached. */
+  private async attachToPrompt(): Promise<void> {
+    const messages = this.state.messages;
+    let index = messages.length - 1;
+    while (index >= 0 && !(messages[index]?.role === 'user' && messages[index]?.content === this.config.prompt)) index -= 1;
+    if (index < 0) return;
+    const content = await withMentionedFiles(this.config.prompt, this.mentions);
+    if (content !== this.config.prompt) this.state.messages[index] = { role: 'user', content };
+  }
+
+  private get mentions(): MentionContext {
+    return { config: this.config, state: this.state, report: this.report, policy: this.policy, guard: this.guard, offered: this.offered };
   }
 
   /** Before each model call, finished jobs' notifications enter the history as one system message. */

@@ -80,5 +80,13 @@ export function finish({ state, report }: CompletionContext): AgentRunResult {
   report.attributes.set({ status: 'completed', waitingForHuman: false });
   report.publish({ type: 'final', text, stopReason: 'final_answer' });
   const { inputTokens, outputTokens, costUsd } = state.budget;
-  return { text, stopReason: 'final_answer', iterations: state.budget.iterations, usage: { inputTokens, outputTokens }, costUsd };
+  return {
+    text,
+    stopReason: 'final_answer',
+    iterations: state.budget.iterations,
+    usage: { inputTokens, outputTokens },
+    costUsd,
+    ...(state.finalAnswer ? { finalAnswer: state.finalAnswer } : {}),
+    ...(state.notes?.length ? { notes: state.notes } : {}),
+  };
 }

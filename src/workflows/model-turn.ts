@@ -18,6 +18,7 @@ import type { RunState } from './run-state';
 import { TranscriptSender } from './transcript';
 import type { CallGrant, TreeBudget } from './tree-budget';
 import { estimatePromptTokens } from '../loop/prompt-estimate';
+import { FINAL_ANSWER_TOOL } from '../common/tool-schemas';
 
 export interface ModelTurnContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -86,7 +87,8 @@ export class ModelTurn {
     const sent = state.messages;
     const sentCount = sent.length;
     const anchor = this.tokenAnchor?.array === sent ? this.tokenAnchor : undefined;
-    const called = await attempt(() => this.modelCall(sent, [...this.context.offered], config.stream, `step ${this.iteration}`, anchor));
+    const tools = [...this.context.offered, ...(config.finalAnswer === 'tool' ? [FINAL_ANSWER_TOOL] : [])];
+    const called = await attempt(() => this.modelCall(sent, tools, config.stream, `step ${this.iteration}`, anchor));
     if (!called.ok) {
       const { type, message } = called;
       return { kind: 'stop', reason: 'provider_error', message: `LLM call failed: ${type}: ${message}`, detail: `${type}: ${message}`.slice(0, 500) };
@@ -104,7 +106,7 @@ export class ModelTurn {
     const turn = tools.length > 0;
     const mcpTools = turn && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
     // A compaction summary's call keeps only the input's own prompt, as it always had.
-    const own = turn ? basePrompt(config, state, this.sandbox, this.context.offered) : config.systemPrompt;
+    const own = turn ? basePrompt(config, state, this.sandbox, new Set(tools)) : config.systemPrompt;
     const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
@@ -139,6 +141,8 @@ export class ModelTurn {
           ...this.transcript.requestFor(messages),
           tools,
           ...(settings ? { settings } : {}),
+          // Only a turn's own calls (those that offer tools) must call one; a compaction summary is text.
+          ...(config.finalAnswer === 'tool' && tools.length > 0 ? { toolChoice: 'required' as const } : {}),
           ...(mcpTools.length > 0 ? { mcpTools: mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           stream,
           step: this.iteration,

@@ -56,6 +56,12 @@ export const RunState = z.object({
   acceptanceAttempts: z.number().int().min(0),
   lastText: z.string(),
   stream: StreamState.transform((stream) => stream as unknown as WorkflowStreamState).optional(),
+  /** Runs with `finalAnswer: "tool"`: text the model wrote outside a call, kept as notes, not answers. */
+  notes: z.array(z.string()).optional(),
+  /** Runs with `finalAnswer: "tool"`: the final_answer call that proposed the answer. */
+  finalAnswer: z.object({ answer: z.string(), changes: z.string().optional(), checks: z.string().optional() }).optional(),
+  /** What the messages' mentions attached, for the status query and the page. */
+  attachments: z.array(z.object({ path: z.string(), kind: z.enum(['file', 'listing']), chars: z.number().int().min(0), truncated: z.boolean().optional() })).optional(),
   /** The run's canonical workspace, as its run-start settings read (or a fork's authorisation) resolved and checked it: the only path its activities get from then on; carried. */
   workspacePath: z.string().optional(),
   /** The MCP tools listed at the start of the conversation; carried, so a later run starts no listing. */

@@ -56,9 +56,10 @@ export class ToolRound {
   }
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
-  async run(calls: ToolCall[], alreadyShown: boolean): Promise<Transition> {
+  async run(calls: ToolCall[], alreadyShown: boolean, answered: ToolResultBlock[] = []): Promise<Transition> {
     const { config, state, report } = this.context;
-    const results: ToolResultBlock[] = [];
+    // Results the loop already gave (a final_answer not taken) share the round's one results message.
+    const results: ToolResultBlock[] = [...answered];
     let evidence = 0;
     let warned = false;
     let failureWarned = false;

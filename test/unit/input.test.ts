@@ -31,6 +31,9 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         projectInstructions: true,
         trustWorkspaceSettings: false,
         concurrency: { backgroundJobs: 4, subagents: 4 },
+        finalAnswer: 'text',
+        attachMentionedPaths: 'at',
+        attachments: { maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 },
       },
     });
   });
@@ -62,6 +65,9 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       concurrency: { backgroundJobs: 2, subagents: 1 },
       modelSettings: { temperature: 0, maxOutputTokens: 100, reasoningEffort: 'high', extraBody: { top_k: 1 } },
       mcpServers: { local: { command: 'mcp-x', args: ['--y'], env: { A: 'b' } }, remote: { url: 'https://mcp.example.com/mcp', headers: {} } },
+      finalAnswer: 'tool',
+      attachMentionedPaths: 'off',
+      attachments: { maxFiles: 1, maxFileChars: 10, maxTotalChars: 20 },
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });

@@ -48,6 +48,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
       model,
       messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
       ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
+      ...(request.toolChoice && request.tools.length ? { tool_choice: request.toolChoice } : {}),
       ...settingsBody(request.settings),
     } as Body;
     // Every heartbeat carries the provider failures of this call's attempts so far: the next

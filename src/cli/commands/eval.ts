@@ -8,6 +8,7 @@ import { DurationString } from '../../common/input';
 import { hasLiveWorker, openStack, startLocalWorker, type LocalWorker } from '../local-stack';
 import { EXIT } from '../run-outcome';
 import { UsageError } from '../run-input';
+import { isProfileName, unknownProfileMessage } from '../../common/profiles';
 import { formatResults, parseMinPass, seconds, summarise } from '../../eval/report';
 import { loadSuite, type EvalTask } from '../../eval/suite';
 import { runTrial, type TrialResult, type TrialSettings } from '../../eval/trial';
@@ -27,6 +28,7 @@ export interface EvalFlags {
   maxWallClock?: string;
   maxOutputTokens?: string;
   temperature?: string;
+  profile?: string;
   stream?: boolean;
 }
 
@@ -55,6 +57,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
   const concurrency = positive('--concurrency', flags.concurrency, 1);
   const minPass = flags.minPass === undefined ? undefined : parseMinPass(flags.minPass);
   if (flags.minPass !== undefined && minPass === undefined) throw new UsageError(`eval: --min-pass must be a fraction such as 0.8 or a percentage such as 80% (got "${flags.minPass}")`);
+  if (flags.profile !== undefined && !isProfileName(flags.profile)) throw new UsageError(`eval: --profile: ${unknownProfileMessage(flags.profile)}`);
   const maxWallClock = flags.maxWallClock ?? '5m';
   if (!DurationString.safeParse(maxWallClock).success) throw new UsageError(`eval: --max-wall-clock must be a duration such as "5m" (got "${maxWallClock}")`);
 
@@ -77,6 +80,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
       ...(flags.system !== undefined ? { systemPrompt: flags.system } : {}),
       ...(flags.maxOutputTokens ? { maxOutputTokens: positive('--max-output-tokens', flags.maxOutputTokens, 1) } : {}),
       ...(flags.temperature !== undefined ? { temperature: temperature(flags.temperature) } : {}),
+      ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
     };
     const jobs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: i + 1 })));
     log(`Eval: ${tasks.length} tasks × ${trials} trials, ${concurrency} at a time; workflow ids ${settings.idPrefix}-<task>-<trial>`);
@@ -93,7 +97,8 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
         concurrency,
         maxIterations: settings.maxIterations,
         maxWallClock: settings.maxWallClock,
-        temperature: settings.temperature ?? 'server default',
+        temperature: settings.temperature ?? (settings.profile !== undefined ? `profile ${settings.profile}` : 'server default'),
+        profile: settings.profile ?? 'none',
         complete: finished.length === jobs.length,
         wallMs: Date.now() - started,
         summary: summarise(finished),
@@ -230,6 +235,7 @@ export function registerEval(program: Command, settle: (code: Promise<number>) =
     .option('--max-iterations <n>', "iteration limit of a trial whose task sets none (default 15)")
     .option('--max-wall-clock <duration>', 'time budget of a trial whose task sets none (default 5m)')
     .option('--max-output-tokens <n>', "max_tokens of each model call (a small local model's reply otherwise runs long)")
+    .option('--profile <name>', 'a model profile for every trial, e.g. small-local (its settings under the flags above)')
     .option('--temperature <t>', "sampling temperature of each model call, 0-2 (default: the server's)")
     .option('--no-stream', 'call the model without streaming')
     .description('run a suite of tasks as durable runs, k trials each, and check each trial\'s workspace')
