@@ -27,7 +27,7 @@ import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
 import { EXIT } from './cli/run-outcome';
 import { UsageError } from './cli/run-input';
-import { packageVersion } from './cli/package-version';
+import { packageVersion } from './connection/package-version';
 import { notFoundMessage } from './cli/not-found';
 import { LeftRunning } from './cli/left-running';
 import { runWorker } from './worker';

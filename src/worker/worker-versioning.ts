@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { WorkerDeploymentOptions } from '@temporalio/worker';
+import { packageVersion } from '../connection/package-version';
 
 /**
  * Worker Versioning, on with BAREAGENT_WORKER_VERSIONING=1: the worker polls as one version
@@ -26,9 +27,12 @@ export function versioningFromEnv(env = process.env): VersioningConfig | undefin
   };
 }
 
-/** The bundle's content, not its sources: a change that does not reach the workflow code keeps the build. */
+/**
+ * The package's version and the bundle's content, not its sources (`0.2.0-3f9a2b1c4d5e`): a change
+ * that does not reach the workflow code keeps the build within a version.
+ */
 export function buildIdOf(bundlePath: string): string {
-  return `wf-${createHash('sha256').update(readFileSync(bundlePath)).digest('hex').slice(0, 12)}`;
+  return `${packageVersion()}-${createHash('sha256').update(readFileSync(bundlePath)).digest('hex').slice(0, 12)}`;
 }
 
 /** Runs of agentRun and backgroundJob (the worker's only workflows) are pinned to the version that started them. */

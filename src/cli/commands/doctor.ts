@@ -3,7 +3,7 @@ import { providerConfigFromEnv } from '../../connection/provider-config';
 import { failing, type Check } from '../../doctor/check';
 import { probeModelEndpoint } from '../../doctor/model-endpoint';
 import { renderChecks, runChecks } from '../../doctor/run-doctor';
-import { packageVersion } from '../package-version';
+import { packageVersion } from '../../connection/package-version';
 import { EXIT } from '../run-outcome';
 
 /** `bareagent doctor [--for-tests] [--model]`: what this machine has and lacks, and the exact fix; exit 1 when a required check fails. */
