@@ -9,6 +9,11 @@ export interface CheckpointRequest {
   previous?: string | undefined;
   /** What the checkpoint is of, for its commit message: `step 3`, `run start`. */
   label: string;
+  /**
+   * The workspace paths the round's own file tools wrote (write_file, edit_file), when nothing
+   * else can have changed the workspace since `previous`: only these are read. Unset: a stat scan.
+   */
+  paths?: string[] | undefined;
 }
 
 /** A snapshot of the workspace, or why none could be taken (a value: the run goes on). */

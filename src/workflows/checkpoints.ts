@@ -25,9 +25,29 @@ export function deniedPaths(config: Config): string[] {
   return paths;
 }
 
-async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[]): Promise<CheckpointResult> {
+/** The file tools whose arguments name all they write. */
+const FILE_TOOLS = new Set(['write_file', 'edit_file']);
+
+/**
+ * The paths a round wrote, when its own file tools are all that can have changed the workspace:
+ * every call a file tool or read-only, none of them an MCP tool, no job running or finished.
+ * Undefined otherwise: the checkpoint scans.
+ */
+export function writtenPaths(round: { calls: ReadonlyArray<{ name: string; input: unknown }>; jobsFinished: boolean; jobsRunning: boolean; mcp: boolean }): string[] | undefined {
+  if (round.jobsFinished || round.jobsRunning || round.mcp) return undefined;
+  const paths: string[] = [];
+  for (const call of round.calls) {
+    if (READ_ONLY.has(call.name)) continue;
+    const file = (call.input as { file_path?: unknown } | null)?.file_path;
+    if (!FILE_TOOLS.has(call.name) || typeof file !== 'string') return undefined;
+    paths.push(file);
+  }
+  return paths;
+}
+
+async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[], paths?: string[]): Promise<CheckpointResult> {
   const previous = state.checkpoints?.last;
-  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, deny, ...(previous ? { previous } : {}), label };
+  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, deny, ...(previous ? { previous } : {}), label, ...(paths ? { paths } : {}) };
   const summary = `checkpoint of ${label}`;
   try {
     // On the worker that holds the workspace: the run's own (a local activity), or toolTaskQueue's.
@@ -64,12 +84,13 @@ export async function checkpointAfterRound(
   config: Config,
   state: RunState,
   workflowId: string,
-  round: { calls: ReadonlyArray<{ name: string }>; jobsFinished: boolean; step: number },
+  round: { calls: ReadonlyArray<{ name: string; input: unknown }>; jobsFinished: boolean; jobsRunning: boolean; mcp: boolean; step: number },
 ): Promise<StepCheckpoint | { error: string } | undefined> {
   const checkpoints: RunCheckpoints | undefined = state.checkpoints;
   if (!checkpoints) return undefined;
   if (!round.jobsFinished && round.calls.every((call) => READ_ONLY.has(call.name))) return undefined;
-  const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny);
+  // The request's paths change no command: a history recorded before them replays as it was.
+  const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny, writtenPaths(round));
   if (!taken.ok) return { error: taken.error };
   state.checkpoints = { ...checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id, ...leftOutOf(taken) };
   return { id: taken.id, changed: taken.changed };

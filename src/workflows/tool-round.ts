@@ -188,7 +188,8 @@ export class ToolRound {
   /** The workspace after the round, on the record of the step the round ends. */
   private async checkpoint(calls: ToolCall[]): Promise<void> {
     const { config, state, report, workflowId } = this.context;
-    const mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, step: report.nextStepId() });
+    const mcp = calls.some((call) => findMcpTool(state.mcp, call.name) !== undefined);
+    const mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, jobsRunning: this.context.board.hasRunning(), mcp, step: report.nextStepId() });
     if (mark) this.jobsFinished = false;
     report.attachCheckpoint(mark);
   }
