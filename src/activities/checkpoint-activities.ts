@@ -33,7 +33,8 @@ export async function checkpointWorkspace(request: CheckpointRequest): Promise<C
     return await heartbeating(async () => {
       const root = workspaceRoot(request.workspace);
       const store = storeFor(root);
-      const taken = await takeCheckpoint({ store, root, ref: runRef(request.workflowId), message: `checkpoint: ${request.label}`, deny: request.deny, limits: snapshotLimits(), previous: request.previous, paths: request.paths });
+      const ask = { store, root, ref: runRef(request.workflowId), message: `checkpoint: ${request.label}`, deny: request.deny, limits: snapshotLimits(), previous: request.previous, base: request.base, paths: request.paths };
+      const taken = await takeCheckpoint(ask);
       const changed = taken.changed;
       const leftOut = taken.leftOut.slice(0, LEFT_OUT_KEPT);
       if (taken.leftOut.length > LEFT_OUT_KEPT) leftOut.push(`... and ${taken.leftOut.length - LEFT_OUT_KEPT} more`);

@@ -174,6 +174,8 @@ export interface CheckpointAsk {
   limits: SnapshotLimits;
   /** The tree of the run's previous checkpoint: what `changed` counts against. */
   previous?: string | undefined;
+  /** The run's newest checkpoint when it is not `previous`: known paths apply only on it. */
+  base?: string | undefined;
   /** Workspace paths (relative or absolute) that are all that changed since the newest snapshot; unset: scan. */
   paths?: readonly string[] | undefined;
 }
@@ -191,7 +193,7 @@ async function take(ask: CheckpointAsk): Promise<CheckpointTaken> {
   const stamp = Date.now() - RACY_MARGIN_MS;
   // Known paths are all that changed only against the snapshot this run took last: another
   // run's in between, or a checkpoint of ours that failed, and the workspace is scanned.
-  let known = ask.paths && base && base.rules === rules && ask.previous === base.tree ? knownPaths(root, base, ask) : undefined;
+  let known = ask.paths && base && base.rules === rules && (ask.base ?? ask.previous) === base.tree ? knownPaths(root, base, ask) : undefined;
   let taken: { index: Index; read: number } | undefined;
   if (known) {
     try {

@@ -7,6 +7,11 @@ export interface CheckpointRequest {
   deny: string[];
   /** The tree of the run's previous checkpoint: what `changed` counts against. */
   previous?: string | undefined;
+  /**
+   * The run's newest checkpoint, when it is not `previous` (a checkpoint taken inside each tool
+   * call of a round counts the round's changes from the round's start): known paths apply on it.
+   */
+  base?: string | undefined;
   /** What the checkpoint is of, for its commit message: `step 3`, `run start`. */
   label: string;
   /**

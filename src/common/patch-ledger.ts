@@ -164,6 +164,13 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     state: 'active',
   },
   {
+    id: 'checkpoint-in-tool',
+    shipped: '2026-12-02',
+    version: '0.1.0',
+    keeps: 'the checkpoint after a tool round as a local activity of its own, after the round\'s last call',
+    state: 'active',
+  },
+  {
     id: 'parallel-read-only-calls',
     shipped: '2026-12-01',
     version: '0.1.0',

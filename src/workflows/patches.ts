@@ -120,6 +120,14 @@ export const MAY_HAVE_RUN = 'may-have-run';
  * (see TreeBudget.forChild); runs recorded before gave each subagent a budget of its own.
  */
 export const TREE_BUDGET = 'tree-budget';
+/**
+ * The patch that takes a round's checkpoint inside its write_file, edit_file and bash activities
+ * (returned with the result) instead of a local activity after the round. Asked before each such
+ * call of a run with checkpoints (see ToolRound.checkpointRequest); runs recorded before took the
+ * local activity after every round that may have changed files.
+ */
+export const CHECKPOINT_IN_TOOL = 'checkpoint-in-tool';
+
 /** The patch that snapshots the workspace at run start and after each tool round that may change it. Asked only at run start (see startCheckpoints). */
 export const WORKSPACE_CHECKPOINTS = 'workspace-checkpoints';
 
