@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { record } from '../src/checkpoints/history';
+import { takeCheckpoint } from '../src/checkpoints/incremental';
 import { snapshotLimits } from '../src/checkpoints/limits';
-import { snapshot } from '../src/checkpoints/snapshot';
 import { forgetRequests, runScripted } from './agent-runs';
 import type { BenchContext } from './context';
 import { iterationLatencies, makeWorkspace, type ScriptedCall } from './conversation';
@@ -41,7 +40,14 @@ export interface TreeCost {
   spec: TreeSpec;
   firstMs: number;
   firstBytes: number;
+  /** One file changed, found by a stat scan (after bash, a job, an MCP call). */
   changed: Summary;
+  /** One file changed, its path known (after write_file or edit_file). */
+  known: Summary;
+  /** Nothing changed: a scan that reads no file. */
+  unchanged: Summary;
+  /** The first checkpoint of a second run in the same workspace, the store already holding it. */
+  seenMs: number;
   changedBytes: number;
 }
 
@@ -62,24 +68,36 @@ export async function measureTree(spec: TreeSpec): Promise<TreeCost> {
   const workspace = makeTree(spec);
   const store = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-ckpt-store-')), 'store.git');
   const limits = snapshotLimits();
-  const take = async (label: string): Promise<number> => {
+  let previous: string | undefined;
+  // As the checkpointWorkspace activity takes it, without the activity round trip.
+  const take = async (label: string, paths?: string[], ref = 'refs/bareagent/runs/bench'): Promise<number> => {
     const started = performance.now();
-    const taken = await snapshot(store, workspace, [], limits);
-    await record(store, 'refs/bareagent/runs/bench', taken.tree, label);
+    const taken = await takeCheckpoint({ store, root: workspace, ref, message: label, deny: [], limits, previous, paths });
     const elapsed = performance.now() - started;
+    previous = taken.tree;
     if (taken.files !== spec.files) throw new Error(`checkpoint bench: ${taken.files} files in the snapshot, expected ${spec.files}`);
     return elapsed;
   };
+  const change = (i: number) => writeFileSync(path.join(workspace, 'd0', 'f0.txt'), spec.random ? randomBytes(spec.bytesPerFile) : `changed ${i}\n`);
   try {
     const firstMs = await take('first');
     const firstBytes = storeBytes(store);
+    // The files were just written: past the racy-timestamp margin, a scan trusts their stat data.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const changed: number[] = [];
+    const known: number[] = [];
+    const unchanged: number[] = [];
     for (let i = 0; i < CHANGED_RUNS; i++) {
-      writeFileSync(path.join(workspace, 'd0', 'f0.txt'), spec.random ? randomBytes(spec.bytesPerFile) : `changed ${i}\n`);
+      change(2 * i);
       changed.push(await take(`change ${i}`));
+      change(2 * i + 1);
+      known.push(await take(`known change ${i}`, ['d0/f0.txt']));
+      unchanged.push(await take(`unchanged ${i}`));
     }
-    const changedBytes = (storeBytes(store) - firstBytes) / CHANGED_RUNS;
-    return { spec, firstMs, firstBytes, changed: summarize(changed), changedBytes };
+    const changedBytes = (storeBytes(store) - firstBytes) / (2 * CHANGED_RUNS);
+    previous = undefined;
+    const seenMs = await take('another run', undefined, 'refs/bareagent/runs/bench-2');
+    return { spec, firstMs, firstBytes, changed: summarize(changed), known: summarize(known), unchanged: summarize(unchanged), seenMs, changedBytes };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
     rmSync(path.dirname(store), { recursive: true, force: true });
@@ -137,12 +155,12 @@ function report(trees: TreeCost[], command: string, iterations?: IterationCost):
     '',
     `Load average when it ended: ${os.loadavg().map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} CPUs (every figure scales with it).`,
     '',
-    'One checkpoint = the snapshot of the workspace into its shadow store (`git ls-files` twice, `update-index`, `write-tree`) and the commit on the run\'s ref, as the `checkpointWorkspace` activity does it, without the activity round trip. "First" reads every file into a fresh store; "one file changed" is the median of ' +
-      `${CHANGED_RUNS} checkpoints that each follow a change to one file (the index's stat data spares the rest). Bytes: the store's size on disk (\`du -sb\`, loose objects, zlib-compressed).`,
+    'One checkpoint = the snapshot of the workspace into its shadow store and the commit on the run\'s ref, in the worker process (src/checkpoints/incremental.ts: loose objects, no git process), as the `checkpointWorkspace` activity takes it, without the activity round trip. "First" reads every file into a fresh store; "one file changed" is the median of ' +
+      `${CHANGED_RUNS} checkpoints that each follow a change to one file: by a stat scan against the store's index (after \`bash\`, jobs, MCP calls), or with its path known (after \`write_file\`/\`edit_file\`); "nothing changed" is a scan that reads no file; "a second run" is the first checkpoint of another run in the same workspace (the store's newest snapshot spares reading). Bytes: the store's size on disk (\`du -sb\`, loose objects, zlib-compressed).`,
     '',
     table(
-      ['tree', 'first checkpoint', 'store after it', 'one file changed (p50 / max)', 'store growth per such checkpoint'],
-      trees.map((t) => [t.spec.name, ms(t.firstMs, 0), bytes(t.firstBytes), `${ms(t.changed.p50)} / ${ms(t.changed.max)}`, bytes(t.changedBytes)]),
+      ['tree', 'first checkpoint', 'store after it', 'one file changed, scan (p50 / max)', 'one file changed, path known (p50 / max)', 'nothing changed (p50)', 'a second run\'s first', 'store growth per changed checkpoint'],
+      trees.map((t) => [t.spec.name, ms(t.firstMs, 0), bytes(t.firstBytes), `${ms(t.changed.p50)} / ${ms(t.changed.max)}`, `${ms(t.known.p50)} / ${ms(t.known.max)}`, ms(t.unchanged.p50), ms(t.seenMs), bytes(t.changedBytes)]),
     ),
   ];
   if (iterations) {
@@ -159,7 +177,7 @@ function report(trees: TreeCost[], command: string, iterations?: IterationCost):
         ],
       ),
       '',
-      `A checkpoint adds ${ms(added)} to the median iteration here: about ten git processes, in a local activity inside the workflow task that follows the tool round (no workflow task more).`,
+      `A checkpoint adds ${ms(added)} to the median iteration here (on ÷ off: ${(iterations.on.p50 / iterations.off.p50).toFixed(2)}×): the write_file's path known, one blob, the trees on its way and a commit written in the worker, inside the write_file activity itself (patch checkpoint-in-tool: no local activity after the round).`,
     );
   }
   return lines.join('\n');

@@ -1,10 +1,10 @@
 import { Context } from '@temporalio/activity';
 import type { CheckpointRequest, CheckpointResult, RestoreRequest, RestoreResult } from '../common/checkpoint';
 import { workspaceRoot } from './tools/workspace';
-import { changedFiles, describeChanges, hasTree, record } from '../checkpoints/history';
+import { describeChanges, hasTree } from '../checkpoints/history';
+import { takeCheckpoint } from '../checkpoints/incremental';
 import { snapshotLimits } from '../checkpoints/limits';
 import { RestoreRefused, restoreTree } from '../checkpoints/restore';
-import { snapshot } from '../checkpoints/snapshot';
 import { runRef, storeFor } from '../checkpoints/store';
 
 /** Heartbeats while git works, so a killed worker is noticed in seconds and the checkpoint is taken again elsewhere. */
@@ -33,9 +33,9 @@ export async function checkpointWorkspace(request: CheckpointRequest): Promise<C
     return await heartbeating(async () => {
       const root = workspaceRoot(request.workspace);
       const store = storeFor(root);
-      const taken = await snapshot(store, root, request.deny, snapshotLimits());
-      await record(store, runRef(request.workflowId), taken.tree, `checkpoint: ${request.label}`);
-      const changed = await changedFiles(store, request.previous, taken.tree);
+      const ask = { store, root, ref: runRef(request.workflowId), message: `checkpoint: ${request.label}`, deny: request.deny, limits: snapshotLimits(), previous: request.previous, base: request.base, paths: request.paths };
+      const taken = await takeCheckpoint(ask);
+      const changed = taken.changed;
       const leftOut = taken.leftOut.slice(0, LEFT_OUT_KEPT);
       if (taken.leftOut.length > LEFT_OUT_KEPT) leftOut.push(`... and ${taken.leftOut.length - LEFT_OUT_KEPT} more`);
       return { ok: true as const, id: taken.tree, workspace: root, store, changed: changed.length, files: taken.files, skipped: taken.skipped, summary: describeChanges(changed), ...(leftOut.length > 0 ? { leftOut } : {}) };

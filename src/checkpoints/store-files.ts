@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -34,4 +34,24 @@ export function writeStoreFile(file: string, content: string): void {
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/**
+ * `writeStoreFile`, unless the file is already a regular file of its own (no link, no second
+ * name) holding exactly `content`: checked through a descriptor opened without following a link
+ * and without waiting on a FIFO, so a checkpoint that finds the store as it left it writes nothing.
+ */
+export function keepStoreFile(file: string, content: string): void {
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const stats = fstatSync(fd);
+      if (stats.isFile() && stats.nlink === 1 && stats.size === Buffer.byteLength(content) && readFileSync(fd, 'utf8') === content) return;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // A link, a FIFO, gone: written anew.
+  }
+  writeStoreFile(file, content);
 }

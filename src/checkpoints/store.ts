@@ -4,7 +4,7 @@ import path from 'node:path';
 import { checkpointsHome } from '../connection/home';
 import { ensurePrivateDir, PRIVATE_DIR_MODE } from '../connection/private-files';
 import { git } from './git';
-import { writeStoreFile } from './store-files';
+import { keepStoreFile } from './store-files';
 import { guardStore } from './store-guard';
 
 /**
@@ -40,7 +40,8 @@ export function runRef(workflowId: string): string {
  * Creates the store once (init into a temporary name, then rename: a worker killed during init
  * leaves no half-made store under the real name), checks it has nothing planted where git writes
  * (store-guard.ts), and writes its config, attributes and excludes every time, each replacing
- * whatever is at that name (store-files.ts): a symlink there is replaced, never written through.
+ * whatever is at that name (store-files.ts): a symlink there is replaced, never written through
+ * (one that already holds exactly that, as a regular file of its own, is left as it is).
  * The stores hold every workspace's files: their folder is 0700 (narrowed again each time, for a
  * folder an older version made), and the files the worker and git write in them are 0600.
  */
@@ -59,8 +60,8 @@ export async function ensureStore(store: string): Promise<void> {
     }
   }
   guardStore(store);
-  writeStoreFile(path.join(store, 'config'), CONFIG);
-  writeStoreFile(path.join(store, 'HEAD'), 'ref: refs/heads/master\n');
-  writeStoreFile(path.join(store, 'info', 'attributes'), ATTRIBUTES);
-  writeStoreFile(path.join(store, 'info', 'exclude'), '');
+  keepStoreFile(path.join(store, 'config'), CONFIG);
+  keepStoreFile(path.join(store, 'HEAD'), 'ref: refs/heads/master\n');
+  keepStoreFile(path.join(store, 'info', 'attributes'), ATTRIBUTES);
+  keepStoreFile(path.join(store, 'info', 'exclude'), '');
 }

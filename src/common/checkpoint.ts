@@ -7,8 +7,18 @@ export interface CheckpointRequest {
   deny: string[];
   /** The tree of the run's previous checkpoint: what `changed` counts against. */
   previous?: string | undefined;
+  /**
+   * The run's newest checkpoint, when it is not `previous` (a checkpoint taken inside each tool
+   * call of a round counts the round's changes from the round's start): known paths apply on it.
+   */
+  base?: string | undefined;
   /** What the checkpoint is of, for its commit message: `step 3`, `run start`. */
   label: string;
+  /**
+   * The workspace paths the round's own file tools wrote (write_file, edit_file), when nothing
+   * else can have changed the workspace since `previous`: only these are read. Unset: a stat scan.
+   */
+  paths?: string[] | undefined;
 }
 
 /** A snapshot of the workspace, or why none could be taken (a value: the run goes on). */

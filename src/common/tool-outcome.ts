@@ -1,3 +1,4 @@
+import type { CheckpointRequest, CheckpointResult } from './checkpoint';
 import type { SandboxKind, SandboxRequest } from './sandbox';
 
 /** What a tool activity gets: plain JSON, the workspace it is confined to and the parsed arguments. */
@@ -10,6 +11,11 @@ export interface ToolRequest {
   fileRead?: boolean;
   /** The call's idempotency key, `<workflow id>/<tool call id>`: the same for every attempt and run of the conversation. */
   callId?: string;
+  /**
+   * write_file, edit_file, bash: the checkpoint to take once the tool ran, in the same activity
+   * (the worker that wrote knows what: write_file's and edit_file's path is all it reads).
+   */
+  checkpoint?: CheckpointRequest;
 }
 
 /** A tool that threw is a result the model reads, not an activity failure: it is never retried. */
@@ -21,5 +27,7 @@ export type ToolOutcome =
       isError?: boolean;
       /** how a command tool (bash) was confined */
       sandbox?: SandboxKind;
+      /** The checkpoint the request asked for, taken after the tool ran. */
+      checkpoint?: CheckpointResult;
     }
-  | { ok: false; errorType: string; message: string };
+  | { ok: false; errorType: string; message: string; checkpoint?: CheckpointResult };

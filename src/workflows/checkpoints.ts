@@ -1,4 +1,4 @@
-import type { CheckpointResult, CheckpointsView, RunCheckpoints, StepCheckpoint } from '../common/checkpoint';
+import type { CheckpointRequest, CheckpointResult, CheckpointsView, RunCheckpoints, StepCheckpoint } from '../common/checkpoint';
 import type { AgentRunConfig } from '../common/input';
 import { parseRule } from '../loop/permission-rules';
 import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
@@ -9,7 +9,7 @@ import type { RunState } from './run-state';
 type Config = Omit<AgentRunConfig, 'resume'>;
 
 /** Tools that cannot change the workspace: a round of only these takes no checkpoint. */
-const READ_ONLY = new Set(['read_file', 'glob', 'grep', 'todo_read']);
+export const READ_ONLY = new Set(['read_file', 'glob', 'grep', 'todo_read']);
 
 /** The read_file deny rules as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
 export function deniedPaths(config: Config): string[] {
@@ -23,9 +23,46 @@ export function deniedPaths(config: Config): string[] {
   return paths;
 }
 
-async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[]): Promise<CheckpointResult> {
-  const previous = state.checkpoints?.last;
-  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, deny, ...(previous ? { previous } : {}), label };
+/** The file tools whose arguments name all they write. */
+const FILE_TOOLS = new Set(['write_file', 'edit_file']);
+
+/**
+ * The paths a round wrote, when its own file tools are all that can have changed the workspace:
+ * every call a file tool or read-only, none of them an MCP tool, no job running or finished.
+ * Undefined otherwise: the checkpoint scans.
+ */
+export function writtenPaths(round: { calls: ReadonlyArray<{ name: string; input: unknown }>; jobsFinished: boolean; jobsRunning: boolean; mcp: boolean }): string[] | undefined {
+  if (round.jobsFinished || round.jobsRunning || round.mcp) return undefined;
+  const paths: string[] = [];
+  for (const call of round.calls) {
+    if (READ_ONLY.has(call.name)) continue;
+    const file = (call.input as { file_path?: unknown } | null)?.file_path;
+    if (!FILE_TOOLS.has(call.name) || typeof file !== 'string') return undefined;
+    paths.push(file);
+  }
+  return paths;
+}
+
+/**
+ * A checkpoint request: `changed` counts from `since` (the round's start; the newest checkpoint
+ * when unset), and known paths apply on the run's newest checkpoint.
+ */
+export function checkpointRequest(config: Config, state: RunState, workflowId: string, label: string, deny: string[], options: { paths?: string[] | undefined; since?: string | undefined } = {}): CheckpointRequest {
+  const base = state.checkpoints?.last;
+  const previous = 'since' in options ? options.since : base;
+  return {
+    ...(config.workspace ? { workspace: config.workspace } : {}),
+    workflowId,
+    deny,
+    ...(previous ? { previous } : {}),
+    ...(base && base !== previous ? { base } : {}),
+    label,
+    ...(options.paths ? { paths: options.paths } : {}),
+  };
+}
+
+async function take(config: Config, state: RunState, workflowId: string, label: string, deny: string[], options: { paths?: string[] | undefined; since?: string | undefined } = {}): Promise<CheckpointResult> {
+  const request = checkpointRequest(config, state, workflowId, label, deny, options);
   const summary = `checkpoint of ${label}`;
   try {
     // On the worker that holds the workspace: the run's own (a local activity), or toolTaskQueue's.
@@ -62,15 +99,24 @@ export async function checkpointAfterRound(
   config: Config,
   state: RunState,
   workflowId: string,
-  round: { calls: ReadonlyArray<{ name: string }>; jobsFinished: boolean; step: number },
+  round: { calls: ReadonlyArray<{ name: string; input: unknown }>; jobsFinished: boolean; jobsRunning: boolean; mcp: boolean; step: number; since?: string | undefined },
 ): Promise<StepCheckpoint | { error: string } | undefined> {
   const checkpoints: RunCheckpoints | undefined = state.checkpoints;
   if (!checkpoints) return undefined;
   if (!round.jobsFinished && round.calls.every((call) => READ_ONLY.has(call.name))) return undefined;
-  const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny);
+  // When some of the round's calls took a checkpoint of their own but not all, this one scans
+  // and counts the changes from the round's start.
+  const inTool = round.since !== undefined;
+  const taken = await take(config, state, workflowId, `step ${round.step}`, checkpoints.deny, { paths: inTool ? undefined : writtenPaths(round), ...(inTool ? { since: round.since } : {}) });
   if (!taken.ok) return { error: taken.error };
   state.checkpoints = { ...checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id, ...leftOutOf(taken) };
   return { id: taken.id, changed: taken.changed };
+}
+
+/** What a checkpoint taken inside a tool call makes of the run's checkpoints: the newest is it. */
+export function noteCheckpoint(state: RunState, taken: CheckpointResult): void {
+  if (!taken.ok || !state.checkpoints) return;
+  state.checkpoints = { ...state.checkpoints, workspace: taken.workspace, store: taken.store, last: taken.id, ...leftOutOf(taken) };
 }
 
 /** The `checkpoints` query: step 0 (run start) and every step record that holds one. */

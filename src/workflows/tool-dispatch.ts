@@ -1,5 +1,6 @@
 import { describeIssues } from '../common/input';
 import { type ToolCall, type ToolResultBlock } from '../common/messages';
+import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
@@ -31,6 +32,10 @@ export interface DispatchContext {
   callKey(call: ToolCall): string;
   /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
   atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
+  /** The checkpoint a write_file, edit_file or bash activity takes after it ran, if any; called just before it is scheduled. */
+  checkpointRequest?(name: ToolName): CheckpointRequest | undefined;
+  /** The checkpoint that came back with a tool's result. */
+  onCheckpoint?(call: ToolCall, result: CheckpointResult): void;
 }
 
 /**
@@ -61,6 +66,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
     return handlerErrorResult(call.id, ran.type, ran.message + known);
   }
   const outcome = ran.value;
+  if (outcome.checkpoint) context.onCheckpoint?.(call, outcome.checkpoint);
   if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
   if (outcome.sandbox) context.observeSandbox(outcome.sandbox);
   return toolResult(call.id, outcome.output, outcome.isError ?? false);
@@ -76,7 +82,10 @@ function blankArgument(input: unknown): string | undefined {
   return undefined;
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead }: DispatchContext, callId: string): Promise<ToolOutcome> {
+/** The tools whose activity takes the round's checkpoint itself, when the round can use it. */
+const CHECKPOINTING_TOOLS = new Set<string>(['write_file', 'edit_file', 'bash']);
+
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest }: DispatchContext, callId: string): Promise<ToolOutcome> {
   const local = READ_ONLY_TOOLS.has(name) && !toolTaskQueue;
   const proxy = local ? localReadTools : AT_MOST_ONCE_TOOLS.has(name) ? onceTools : repeatableTools;
   const options = {
@@ -88,5 +97,6 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
   const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read }]);
+  const checkpoint = CHECKPOINTING_TOOLS.has(name) ? checkpointRequest?.(name) : undefined;
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
 }

@@ -15,7 +15,8 @@ import type { JobBoard } from './job-board';
 import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
-import { checkpointAfterRound } from './checkpoints';
+import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
+import { checkpointAfterRound, checkpointRequest, noteCheckpoint, READ_ONLY } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from './activity-proxies';
@@ -49,6 +50,10 @@ export class ToolRound {
   private readonly lost: MayHaveRunLog;
   /** A background job finished since the last checkpoint: its changes want one even after a read-only round. */
   jobsFinished = false;
+  /** Checkpoints the round's tool calls took themselves, by call id. */
+  private inTool = new Map<string, CheckpointResult>();
+  /** The run's newest checkpoint when the round's first call took one: what the round's changes count from. */
+  private roundStart: { tree: string | undefined } | undefined;
 
   constructor(private readonly context: ToolRoundContext) {
     const { config, state, report, workflowId } = context;
@@ -161,6 +166,11 @@ export class ToolRound {
               fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
               callKey,
               atMostOnceFailed,
+              checkpointRequest: () => this.checkpointRequest(),
+              onCheckpoint: (c, taken) => {
+                this.inTool.set(c.id, taken);
+                noteCheckpoint(state, taken);
+              },
             });
     if (ran) {
       const feedback = await this.context.hooks.postToolUse(call, result);
@@ -169,10 +179,39 @@ export class ToolRound {
     return result;
   }
 
-  /** The workspace after the round, on the record of the step the round ends. */
+  /**
+   * The checkpoint a write_file, edit_file or bash activity takes right after it ran, returned
+   * with its result: no local activity after the round. None while a job runs or once one finished
+   * (its changes want the round's own scan), or for runs without checkpoints.
+   */
+  private checkpointRequest(): CheckpointRequest | undefined {
+    const { config, state, report, workflowId, board } = this.context;
+    const checkpoints = state.checkpoints;
+    if (!checkpoints || this.jobsFinished || board.hasRunning()) return undefined;
+    this.roundStart ??= { tree: checkpoints.last };
+    return checkpointRequest(config, state, workflowId, `step ${report.nextStepId()}`, checkpoints.deny, { since: this.roundStart.tree });
+  }
+
+  /**
+   * The workspace after the round, on the record of the step the round ends: the checkpoint the
+   * round's last writing call took, when every call that may write took one (nothing else ran
+   * that could change files); else a checkpoint of its own after the round.
+   */
   private async checkpoint(calls: ToolCall[]): Promise<void> {
     const { config, state, report, workflowId } = this.context;
-    const mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, step: report.nextStepId() });
+    const mcp = calls.some((call) => findMcpTool(state.mcp, call.name) !== undefined);
+    const jobsRunning = this.context.board.hasRunning();
+    const writing = calls.filter((call) => !READ_ONLY.has(call.name));
+    const covered = this.inTool.size > 0 && !mcp && !this.jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
+    let mark: Awaited<ReturnType<typeof checkpointAfterRound>>;
+    if (covered) {
+      const taken = this.inTool.get(writing.at(-1)!.id)!;
+      mark = taken.ok ? { id: taken.id, changed: taken.changed } : { error: taken.error };
+    } else {
+      mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, jobsRunning, mcp, step: report.nextStepId(), ...(this.roundStart ? { since: this.roundStart.tree } : {}) });
+    }
+    this.inTool = new Map();
+    this.roundStart = undefined;
     if (mark) this.jobsFinished = false;
     report.attachCheckpoint(mark);
   }

@@ -4,6 +4,7 @@ import { describeIssues } from '../../common/input';
 import type { SandboxKind } from '../../common/sandbox';
 import type { ToolOutcome, ToolRequest } from '../../common/tool-outcome';
 import { toolSchemas, type ToolArgs, type ToolName } from '../../common/tool-schemas';
+import { checkpointWorkspace } from '../checkpoint-activities';
 import { bash } from './bash';
 import { editFile } from './edit-file';
 import { glob } from './glob';
@@ -21,14 +22,21 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
     if (!parsed.success) {
       return { ok: false, errorType: 'InvalidArguments', message: describeIssues(parsed.error) };
     }
+    let outcome: ToolOutcome;
     try {
       const root = workspaceRoot(request.workspace);
       const result = await handler(root, parsed.data as ToolArgs<N>, request);
-      return typeof result === 'string' ? { ok: true, output: result } : { ok: true, output: result.output, sandbox: result.sandbox };
+      outcome = typeof result === 'string' ? { ok: true, output: result } : { ok: true, output: result.output, sandbox: result.sandbox };
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
-      return { ok: false, errorType: error instanceof ApplicationFailure && error.type ? error.type : error.name, message: error.message };
+      outcome = { ok: false, errorType: error instanceof ApplicationFailure && error.type ? error.type : error.name, message: error.message };
     }
+    if (!request.checkpoint) return outcome;
+    // The checkpoint of what the tool just did, in the same activity: write_file's and edit_file's
+    // path is all they wrote; after bash, a stat scan. A failed checkpoint is a value, as ever.
+    const file = (parsed.data as { file_path?: unknown }).file_path;
+    const paths = name === 'write_file' || name === 'edit_file' ? (typeof file === 'string' ? [file] : undefined) : undefined;
+    return { ...outcome, checkpoint: await checkpointWorkspace({ ...request.checkpoint, paths }) };
   };
 }
 
