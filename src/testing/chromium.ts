@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -89,6 +89,7 @@ export async function ensureChromium(env: NodeJS.ProcessEnv, log: Log): Promise<
     const script = `import(${JSON.stringify(path.join(source.packageDir, 'build', 'index.js'))}).then(async (m) => process.stdout.write(await m.default.executablePath()))`;
     const { stdout } = await run(process.execPath, ['-e', script], { env: { ...process.env, TMPDIR: staging }, timeout: 180_000 });
     if (stdout.trim() !== path.join(staging, 'chromium')) throw new Error(`${SPARTICUZ} unpacked its browser to ${stdout.trim()}, not into ${staging}`);
+    writeFileSync(path.join(staging, 'fonts', 'fonts.conf'), fontsConf(dir));
     try {
       renameSync(staging, dir);
     } catch (err) {
@@ -111,6 +112,25 @@ export async function ensureChromium(env: NodeJS.ProcessEnv, log: Log): Promise<
  * `--single-process` closes the page when the Web UI navigates.
  */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * The package's fonts.conf names /tmp/fonts (where it unpacks on a serverless host): with no font
+ * found, Chromium aborts on the first text that needs a fallback font. Ours names its bundled fonts
+ * where they are now, and the system's font folders when there are any.
+ */
+function fontsConf(dir: string): string {
+  const dirs = [path.join(dir, 'fonts'), '/usr/share/fonts', '/usr/local/share/fonts'];
+  return [
+    '<?xml version="1.0"?>',
+    '<!DOCTYPE fontconfig SYSTEM "fonts.dtd">',
+    '<fontconfig>',
+    ...dirs.map((d) => `  <dir>${d}</dir>`),
+    '  <dir prefix="xdg">fonts</dir>',
+    `  <cachedir>${path.join(dir, 'fonts-cache')}</cachedir>`,
+    '</fontconfig>',
+    '',
+  ].join('\n');
+}
 
 /** The environment the package's browser needs: its fonts' config, unpacked beside it. */
 export function chromiumEnv(source: ChromiumSource): Record<string, string> {
