@@ -10,6 +10,12 @@ export interface Check {
   fix?: Fix;
   /** The system package that provides it (a key of SYSTEM_PACKAGES): what `npm run setup` installs. */
   package?: SystemPackage;
+  /**
+   * On a check that is ok with a package registry's copy (npm's Chromium or PostgreSQL, PyPI's
+   * bubblewrap): the system package that would be used instead, which `npm run setup` installs
+   * (running it says the system's are preferred); the two commands never need it.
+   */
+  prefer?: SystemPackage;
 }
 
 /** The system packages the project uses, by distribution. */
@@ -17,7 +23,6 @@ export const SYSTEM_PACKAGES = {
   bubblewrap: { debian: 'bubblewrap', fedora: 'bubblewrap', macos: 'none: bubblewrap needs Linux namespaces' },
   socat: { debian: 'socat', fedora: 'socat', macos: 'brew install socat' },
   chromium: { debian: 'chromium', fedora: 'chromium', macos: 'none needed by the product; the Web UI test runs on Linux' },
-  tmux: { debian: 'tmux', fedora: 'tmux', macos: 'brew install tmux' },
   postgresql: { debian: 'postgresql', fedora: 'postgresql-server', macos: 'brew install postgresql' },
   pip: { debian: 'python3-pip', fedora: 'python3-pip', macos: 'python3 -m ensurepip (or brew install python)' },
 } as const;
@@ -43,7 +48,7 @@ export interface Needs {
   cli: boolean;
   /** A worker will run commands here: bubblewrap (unless BAREAGENT_SANDBOX=off, when not for tests). */
   sandbox: boolean;
-  /** `npm test`: Chromium and tmux become required and the sandbox cannot be switched off. */
+  /** `npm test`: a browser and a pseudo-terminal become required and the sandbox cannot be switched off. */
   tests: boolean;
   /** `npm run test:cluster`: PostgreSQL's server programs. */
   postgres: boolean;

@@ -2,9 +2,12 @@ import { SYSTEM_PACKAGES, type Check, type SystemPackage } from './check';
 
 export type Family = 'debian' | 'fedora' | 'macos' | 'other';
 
-/** The packages that would fix the checks that are not ok (required or not), in the table's order. */
+/**
+ * The packages that would fix the checks that are not ok (required or not), and the system packages
+ * preferred to a registry's copy in use (`prefer`), in the table's order.
+ */
 export function packagesFor(checks: Check[]): SystemPackage[] {
-  const names = checks.filter((c) => c.status !== 'ok' && c.package).map((c) => c.package as SystemPackage);
+  const names = checks.flatMap((c) => (c.status !== 'ok' && c.package ? [c.package] : c.status === 'ok' && c.prefer ? [c.prefer] : []));
   return [...new Set(names)];
 }
 

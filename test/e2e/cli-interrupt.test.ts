@@ -2,7 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Harness } from '../support/harness';
 import { cliEnv } from '../support/cli';
-import { TmuxPane } from '../support/tmux';
+import { PtyTerminal } from '../support/terminal';
 
 /**
  * Ctrl-C while `bareagent run` follows a model that thinks, in a real terminal: the spinner goes,
@@ -11,7 +11,7 @@ import { TmuxPane } from '../support/tmux';
 const ROOT = path.resolve(__dirname, '../..');
 const suffix = randomUUID().slice(0, 8);
 let h: Harness;
-let pane: TmuxPane | undefined;
+let pane: PtyTerminal | undefined;
 beforeAll(async () => {
   h = await Harness.create();
   await h.startWorker(); // a worker that stays: the run must outlive the command
@@ -28,7 +28,7 @@ test('Ctrl-C while the model thinks clears the spinner and prints the follow and
   const env = { ...cliEnv(h), OPENAI_BASE_URL: h.model.url, OPENAI_API_KEY: 'sk-test' };
   const assignments = Object.entries(env).map(([key, value]) => `${key}='${value}'`);
   const cli = `node ${path.join(ROOT, 'bin/bareagent.js')} run 'think hard' --model ${model} --workspace ${h.workspace()} --id ${id}`;
-  pane = TmuxPane.start(`env -u NO_COLOR -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 160, rows: 40, env: {} });
+  pane = PtyTerminal.start(`env -u NO_COLOR -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 160, rows: 40, env: {} });
   await pane.waitFor(/thinking · step 1/, 120_000);
   pane.keys('C-c');
   const screen = await pane.waitFor(/EXIT=\d+/, 30_000);

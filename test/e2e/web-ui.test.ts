@@ -1,28 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { Harness } from '../support/harness';
 
 /**
- * The README's "In the Web UI" promise, checked in a real browser (Debian's Chromium driven by
- * playwright-core) against the dev server's Web UI (v2.42): a finished run's page shows the
+ * The README's "In the Web UI" promise, checked in a real browser (the system Chromium, else npm's
+ * @sparticuz/chromium: test/support/browser.ts; driven by playwright-core) against the dev server's Web UI (v2.42): a finished run's page shows the
  * workflow's static summary and one summary per activity (`<model> · step <n>`, `read_file notes.md`).
  * read_file, glob and grep run as local activities: the UI shows them as "Local Activity" rows
  * with their type and summary, and in the timeline by their type.
  */
-const CHROMIUM = '/usr/bin/chromium';
-// The machine has no internet: without the background-networking flags Chromium keeps trying
-// to reach Google's services and the page never goes network-idle.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = path.resolve(__dirname, '../../artifacts');
 const MODEL = 'web-ui-scripted-model';
 const PROMPT = 'Summarise the notes for the web UI test\nThen list the workspace.\nKeep it short.';
@@ -32,7 +20,6 @@ const WAIT = { timeout: 20_000 };
 let h: Harness;
 let browser: Browser | undefined;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   h = await Harness.create({
     [MODEL]: [
       { text: 'Reading the notes.', toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
@@ -41,7 +28,7 @@ beforeAll(async () => {
     ],
   });
   await h.startWorker();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

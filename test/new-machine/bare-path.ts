@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, symlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** What a bare machine lacks: the system packages the project used to need. */
+/** What a bare machine lacks: the system packages the project used to need (none is needed now). */
 export const HIDDEN_TOOLS = ['bwrap', 'socat', 'chromium', 'chromium-browser', 'tmux'];
 
 /**
@@ -32,4 +32,11 @@ export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidde
     }
   }
   return dir;
+}
+
+// `tsx test/new-machine/bare-path.ts DIR` (.ci/run's npm test stage): makes DIR and prints it.
+if (require.main === module) {
+  const dir = process.argv[2];
+  if (!dir) throw new Error('usage: tsx test/new-machine/bare-path.ts DIR');
+  console.log(barePath(path.resolve(dir)));
 }

