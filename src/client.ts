@@ -223,6 +223,14 @@ Examples:
   return code;
 }
 
+// `bareagent list | head`: a reader that closed the pipe has what it wanted; no stack trace for it.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    throw err;
+  });
+}
+
 main(process.argv)
   .then((code) => process.exit(code))
   .catch((err: unknown) => {
