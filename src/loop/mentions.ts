@@ -1,5 +1,5 @@
 /**
- * The files a message mentions (issue 41): `@path` and `@dir/`, the coding agents' convention, and
+ * The files a message mentions: `@path` and `@dir/`, the coding agents' convention, and
  * with `plain` also paths written without `@` (a token with a `/` or a file extension). Pure text
  * work, done in the workflow: which of them exist, and what they hold, the worker finds out.
  */

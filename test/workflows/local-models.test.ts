@@ -11,7 +11,7 @@ import { readTestEnv } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
 
 /**
- * Issue 41, by effect through the scripted model server: the final answer as a tool the model
+ * Local models, by effect through the scripted model server: the final answer as a tool the model
  * cannot skip, the files a message mentions attached to it (once, in history), and the
  * `small-local` profile.
  */
