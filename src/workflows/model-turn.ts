@@ -39,7 +39,9 @@ export class ModelTurn {
   /**
    * The model the provider says answered the last call: for a run whose input names none (its
    * worker's default), what `status` shows. Rebuilt by a replay from the recorded results, not
-   * carried across continue-as-new (the next call tells it again); no command depends on it.
+   * carried across continue-as-new (the next call tells it again). A run whose input names none
+   * upserts it as `BareAgentModel` when it first answers (or changes), so `list` and the Web UI
+   * name it; its later calls' summaries name it too.
    */
   answeredModel: string | undefined;
 
@@ -133,7 +135,7 @@ export class ModelTurn {
     const { messages, tools, stream, purpose, systemPrompt, mcpTools } = call;
     const settings = grant ? { ...config.modelSettings, maxOutputTokens: grant.outputTokens } : config.modelSettings;
     const response = await proxy.callModel.executeWithOptions(
-      { summary: `${config.model ?? 'default model'} · ${purpose}` },
+      { summary: `${config.model ?? this.answeredModel ?? 'default model'} · ${purpose}` },
       [
         {
           ...(config.model ? { model: config.model } : {}),
@@ -157,7 +159,11 @@ export class ModelTurn {
       state.usageEstimatePending = true;
     }
     state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
-    if (response.model) this.answeredModel = response.model;
+    if (response.model && response.model !== this.answeredModel) {
+      // A run whose input names no model (its worker's default) is listed by the model that answered.
+      if (!config.model) this.context.report.attributes.set({ model: response.model });
+      this.answeredModel = response.model;
+    }
     return response;
   }
 }

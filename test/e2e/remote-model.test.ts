@@ -1,10 +1,12 @@
 import { statusQuery } from '../../src/common/contract';
+import { searchAttributes } from '../../src/workflows/search-attribute-keys';
 import { cliEnv, runCli } from '../support/cli';
 import { Harness } from '../support/harness';
 
 /**
  * A run whose input names no model, served by a worker elsewhere (its BAREAGENT_MODEL is not this
- * CLI's): `status` shows the model that answered, open and after the run closed (replayed).
+ * CLI's): `status` shows the model that answered, open and after the run closed (replayed), and
+ * the run's BareAgentModel search attribute names it.
  */
 let h: Harness;
 
@@ -19,6 +21,9 @@ test("status names the model of a run its worker chose (the worker's default), a
   const handle = await h.start({ prompt: 'Which model are you?', workspace: h.workspace(), permissionMode: 'default' });
   await handle.result();
   expect((await handle.query(statusQuery)).model).toBe('remote-default');
+  // The run's BareAgentModel search attribute (what `list` and the Web UI show) names it too.
+  const description = await handle.describe();
+  expect(description.typedSearchAttributes.get(searchAttributes.model)).toBe('remote-default');
   await h.stopWorkers();
   // No worker serves it now: the CLI replays the closed run, and the model is still known.
   const status = await runCli(['status', handle.workflowId], { ...cliEnv(h), BAREAGENT_MODEL: '' }, undefined, 90_000);
