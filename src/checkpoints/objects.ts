@@ -63,7 +63,8 @@ function place(store: string, file: string, packed: Buffer): void {
   realDirectory(dir);
   const temporary = path.join(dir, `tmp_obj_bareagent_${process.pid}_${randomUUID().slice(0, 8)}`);
   try {
-    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o444);
+    // Read-only as git makes them, and the owner's only: the store is the operator's private state.
+    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o400);
     try {
       writeSync(fd, packed);
     } finally {

@@ -78,9 +78,9 @@ export function describeSharedGuardDecisions(guard: Guard): void {
       expect(check(mode, 'frobnicate', '', { deny: ['frobnicate'] })).toEqual({ behavior: 'allow', reason: 'no such tool' });
     });
 
-    test('known names: the schema tools plus background_run, subagent, todo_read, todo_write', () => {
+    test('known names: the schema tools (final_answer among them) plus background_run, subagent, todo_read, todo_write', () => {
       expect([...KNOWN_TOOL_NAMES].sort()).toEqual(
-        ['background_run', 'bash', 'edit_file', 'glob', 'grep', 'read_file', 'subagent', 'todo_read', 'todo_write', 'write_file'].sort(),
+        ['background_run', 'bash', 'edit_file', 'final_answer', 'glob', 'grep', 'read_file', 'subagent', 'todo_read', 'todo_write', 'write_file'].sort(),
       );
     });
   });
