@@ -79,8 +79,40 @@ export const toolDescriptions: Record<ToolName, string> = {
 
 export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
 
+/**
+ * What each tool may do, the one place every decision about it reads:
+ * - `read`: changes nothing (never asks, runs beside other reads, as a local activity, no checkpoint);
+ * - `repeatable`: writes, and running it twice leaves what running it once does (retried after a lost worker);
+ * - `once`: may not run twice (at most once: a lost worker gives the model what is known instead of a retry);
+ * - `workflow`: run by the workflow itself as a child workflow, not by a tool activity;
+ * - `answer`: ends the task (`final_answer`), taken by the loop itself, never dispatched.
+ * An MCP tool's effect comes from its server's hints (`readOnlyHint` → read, `idempotentHint` → repeatable, else once).
+ */
+export type ToolEffect = 'read' | 'repeatable' | 'once' | 'workflow' | 'answer';
+
+export const toolEffects: Record<ToolName, ToolEffect> = {
+  read_file: 'read',
+  glob: 'read',
+  grep: 'read',
+  write_file: 'repeatable',
+  edit_file: 'once',
+  bash: 'once',
+  background_run: 'workflow',
+  subagent: 'workflow',
+  final_answer: 'answer',
+};
+
+/** The built-in tools of one effect. */
+export function toolsWith(effect: ToolEffect): ReadonlySet<string> {
+  return new Set(TOOL_NAMES.filter((name) => toolEffects[name] === effect));
+}
+
+/** Tools that only read. */
+export const READ_ONLY_TOOLS = toolsWith('read');
+/** Tools that may not run twice. */
+export const AT_MOST_ONCE_TOOLS = toolsWith('once');
 /** Tools run by the workflow itself (child workflows), not by a tool activity. */
-export const WORKFLOW_TOOL_NAMES: ReadonlySet<string> = new Set(['background_run', 'subagent']);
+export const WORKFLOW_TOOL_NAMES = toolsWith('workflow');
 
 /** The tool a run with `finalAnswer: "tool"` ends with: taken by the loop itself, never dispatched. */
 export const FINAL_ANSWER_TOOL = 'final_answer';

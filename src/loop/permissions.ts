@@ -1,5 +1,5 @@
 import type { PermissionMode, PermissionRules } from '../common/input';
-import { mainArgument, TOOL_NAMES } from '../common/tool-schemas';
+import { mainArgument, READ_ONLY_TOOLS, TOOL_NAMES } from '../common/tool-schemas';
 import { isAutoSafeArgv } from './auto-safe-commands';
 import { normalizeCommand, type NormalizedCommand } from './command-normalize';
 import { matchCommandRule, type RuleMatch } from './command-rules';
@@ -15,16 +15,10 @@ export interface PermissionDecision {
 }
 
 /** Every tool name the runtime knows; anything else gets `Unknown tool: <name>` from the loop. */
-export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([
-  ...TOOL_NAMES,
-  'background_run',
-  'subagent',
-  'todo_read',
-  'todo_write',
-]);
+export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_NAMES);
 
-/** Tools that only read: they never ask, in any mode. */
-export const SAFE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep', 'todo_read']);
+/** Tools that only read (their effect is `read`): they never ask, in any mode. */
+export const SAFE_TOOLS = READ_ONLY_TOOLS;
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);

@@ -72,10 +72,6 @@ export function readAtRunStart<K extends RunStartRead>(
   return (where.remote[name] as unknown as Read<K>).executeWithOptions({ summary, ...(where.toolTaskQueue ? { taskQueue: where.toolTaskQueue } : {}) }, args);
 }
 
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'glob', 'grep']);
-
-export const AT_MOST_ONCE_TOOLS: ReadonlySet<string> = new Set(['edit_file', 'bash']);
-
 /** The run-start listing of MCP servers: it only reads, and reports a failing server as a value. */
 export const mcpListing = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',

@@ -5,11 +5,11 @@ import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
 import { checkpointing, localCheckpointing } from './activity-proxies';
 import { invalidInput } from './failures';
 import type { RunState } from './run-state';
+import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 
 type Config = Omit<AgentRunConfig, 'resume'>;
 
 /** Tools that cannot change the workspace: a round of only these takes no checkpoint. */
-export const READ_ONLY = new Set(['read_file', 'glob', 'grep', 'todo_read']);
 
 /** The read_file deny rules as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
 export function deniedPaths(config: Config): string[] {
@@ -35,7 +35,7 @@ export function writtenPaths(round: { calls: ReadonlyArray<{ name: string; input
   if (round.jobsFinished || round.jobsRunning || round.mcp) return undefined;
   const paths: string[] = [];
   for (const call of round.calls) {
-    if (READ_ONLY.has(call.name)) continue;
+    if (READ_ONLY_TOOLS.has(call.name)) continue;
     const file = (call.input as { file_path?: unknown } | null)?.file_path;
     if (!FILE_TOOLS.has(call.name) || typeof file !== 'string') return undefined;
     paths.push(file);
@@ -103,7 +103,7 @@ export async function checkpointAfterRound(
 ): Promise<StepCheckpoint | { error: string } | undefined> {
   const checkpoints: RunCheckpoints | undefined = state.checkpoints;
   if (!checkpoints) return undefined;
-  if (!round.jobsFinished && round.calls.every((call) => READ_ONLY.has(call.name))) return undefined;
+  if (!round.jobsFinished && round.calls.every((call) => READ_ONLY_TOOLS.has(call.name))) return undefined;
   // When some of the round's calls took a checkpoint of their own but not all, this one scans
   // and counts the changes from the round's start.
   const inTool = round.since !== undefined;

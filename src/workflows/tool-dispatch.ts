@@ -3,10 +3,10 @@ import { type ToolCall, type ToolResultBlock } from '../common/messages';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
-import { isToolName, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
+import { AT_MOST_ONCE_TOOLS, isToolName, READ_ONLY_TOOLS, toolSchemas, toolSummary, WORKFLOW_TOOL_NAMES, type ToolName } from '../common/tool-schemas';
 import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult, unknownToolResult } from '../loop/tool-results';
-import { AT_MOST_ONCE_TOOLS, localReadTools, onceTools, READ_ONLY_TOOLS, repeatableTools } from './activity-proxies';
+import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
 import { attempt } from './failures';
 
 export interface DispatchContext {

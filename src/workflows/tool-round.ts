@@ -16,10 +16,10 @@ import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
-import { checkpointAfterRound, checkpointRequest, noteCheckpoint, READ_ONLY } from './checkpoints';
+import { checkpointAfterRound, checkpointRequest, noteCheckpoint } from './checkpoints';
 import { dispatchMcpCall, findMcpTool } from './mcp-tools';
 import { dispatchToolCall } from './tool-dispatch';
-import { READ_ONLY_TOOLS } from './activity-proxies';
+import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
 import type { StallWatchdog } from './stall-watchdog';
@@ -201,7 +201,7 @@ export class ToolRound {
     const { config, state, report, workflowId } = this.context;
     const mcp = calls.some((call) => findMcpTool(state.mcp, call.name) !== undefined);
     const jobsRunning = this.context.board.hasRunning();
-    const writing = calls.filter((call) => !READ_ONLY.has(call.name));
+    const writing = calls.filter((call) => !READ_ONLY_TOOLS.has(call.name));
     const covered = this.inTool.size > 0 && !mcp && !this.jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
     let mark: Awaited<ReturnType<typeof checkpointAfterRound>>;
     if (covered) {

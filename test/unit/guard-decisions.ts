@@ -41,11 +41,11 @@ export function describeSharedGuardDecisions(guard: Guard): void {
       ['read_file', 'src/a.ts', every('allow')],
       ['glob', 'src/**/*.ts', every('allow')],
       ['grep', 'TODO', every('allow')],
-      ['todo_read', '', every('allow')],
+      ['todo_read', '', every('allow')], // no such tool: the loop answers `Unknown tool`
       ['edit_file', 'src/a.ts', { default: 'allow', auto: 'allow', plan: 'deny', bypass: 'allow' }],
       ['write_file', 'src/a.ts', { default: 'ask', auto: 'allow', plan: 'deny', bypass: 'allow' }],
       ['subagent', 'review the diff', { default: 'allow', auto: 'allow', plan: 'allow', bypass: 'allow' }],
-      ['todo_write', '', { default: 'ask', auto: 'ask', plan: 'deny', bypass: 'allow' }],
+      ['todo_write', '', every('allow')], // no such tool either: nothing to ask about
       ['bash', 'npm run build', { default: 'ask', auto: 'allow', plan: 'deny', bypass: 'allow' }],
       ['bash', 'ls -la', every('allow')],
       ['bash', 'rm -rf build', { default: 'ask', auto: 'ask', plan: 'deny', bypass: 'allow' }],
@@ -78,9 +78,9 @@ export function describeSharedGuardDecisions(guard: Guard): void {
       expect(check(mode, 'frobnicate', '', { deny: ['frobnicate'] })).toEqual({ behavior: 'allow', reason: 'no such tool' });
     });
 
-    test('known names: the schema tools (final_answer among them) plus background_run, subagent, todo_read, todo_write', () => {
+    test('known names: the schema tools, final_answer among them, and nothing else', () => {
       expect([...KNOWN_TOOL_NAMES].sort()).toEqual(
-        ['background_run', 'bash', 'edit_file', 'final_answer', 'glob', 'grep', 'read_file', 'subagent', 'todo_read', 'todo_write', 'write_file'].sort(),
+        ['background_run', 'bash', 'edit_file', 'final_answer', 'glob', 'grep', 'read_file', 'subagent', 'write_file'].sort(),
       );
     });
   });
