@@ -75,8 +75,8 @@ test('a finished run shows its static summary and every activity summary in the 
     ['callModel', `${MODEL} · step 1`],
     ['read_file', 'read_file notes.md', 'Local Activity'],
     ['callModel', `${MODEL} · step 2`],
+    // The step's checkpoint is taken inside the bash activity (no row of its own).
     ['bash', 'bash ls'],
-    ['checkpointWorkspace', 'checkpoint of step 2', 'Local Activity'],
     ['callModel', `${MODEL} · step 3`],
   ];
   const expectedRows = [...startRows, ...loopRows];
