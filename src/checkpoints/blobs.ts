@@ -1,8 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { deflateSync } from 'node:zlib';
-import { realDirectory } from './store-files';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { objectId, writeObjectSync } from './objects';
 
 /** A workspace entry as git would store it: its mode and its bytes (a link's bytes are its target). */
 export interface Entry {
@@ -36,36 +33,15 @@ export function readEntry(file: string): Entry | undefined {
 
 /** git's id of a blob with these bytes. */
 export function blobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return objectId('blob', bytes);
 }
 
 /**
- * Writes a blob into the store as a loose object, the way git does: to a new temporary name, then
- * linked to its id (an existing object, or anything planted under that name, is never written
- * through). No program of the workspace's attributes is consulted: the bytes are stored as they are.
+ * Writes a blob into the store as a loose object, the way git does (objects.ts: to a new temporary
+ * name, then linked to its id, so an existing object, or anything planted under that name, is never
+ * written through). No program of the workspace's attributes is consulted: the bytes are stored as
+ * they are.
  */
 export function writeBlob(store: string, bytes: Buffer): string {
-  const id = blobId(bytes);
-  const dir = path.join(store, 'objects', id.slice(0, 2));
-  const file = path.join(dir, id.slice(2));
-  realDirectory(path.join(store, 'objects'));
-  realDirectory(dir);
-  const temporary = path.join(dir, `tmp_obj_bareagent_${process.pid}_${randomUUID().slice(0, 8)}`);
-  try {
-    const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o444);
-    try {
-      const header = Buffer.from(`blob ${bytes.length}\0`);
-      writeFileSync(fd, deflateSync(Buffer.concat([header, bytes])));
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      linkSync(temporary, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-  return id;
+  return writeObjectSync(store, 'blob', bytes);
 }
