@@ -32,6 +32,7 @@ test('a run waiting for a human is counted under exactly the patches it may need
   const table = await runCli(['patches', '--query', `WorkflowId = '${id}'`], env);
   expect(table.code).toBe(0);
   expect(table.stdout).toMatch(/PATCH\s+STATE\s+SHIPPED\s+OPEN RUNS BEFORE\s+VERDICT/);
-  expect(table.stdout).toMatch(/parsed-shell-guard\s+deprecated\s+2026-11-30/);
+  // 0.2.0 folded every development patch: each is listed, removed, with nothing to keep.
+  expect(table.stdout).toMatch(/parsed-shell-guard\s+removed\s+2026-11-30\s+0\s+removed/);
   await handle.terminate('test over');
 });

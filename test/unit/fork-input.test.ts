@@ -20,7 +20,7 @@ test("a fork keeps the origin's input, with its prompt, its link and the overrid
   expect(forkInput(origin, 'go on', undefined, { model: 'other' })).toMatchObject({ model: 'other', forkFrom: { workflowId: 'fix-1' }, budgets: origin.input.budgets });
 });
 
-test('a bad override is a usage error naming the field', () => {
+test('a bad override is a usage error naming the flag', () => {
   expect(() => forkInput(origin, 'go on', undefined, { maxCost: '-1' })).toThrow(UsageError);
-  expect(() => forkInput(origin, 'go on', undefined, { maxCost: '-1' })).toThrow(/budgets\.maxCostUsd/);
+  expect(() => forkInput(origin, 'go on', undefined, { maxCost: '-1' })).toThrow(/^--max-cost must be a positive number of USD/);
 });
