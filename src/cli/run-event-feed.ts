@@ -79,12 +79,14 @@ export async function* runEventFeed(client: Client, workflowId: string, fromOffs
       }
       if (batch) delay = batch.length > 0 ? BUSY_MS : Math.min(delay * 2, IDLE_MS);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wake = () => {
+        const done = () => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
           resolve();
         };
-        signal?.addEventListener('abort', wake, { once: true });
+        const timer = setTimeout(done, delay);
+        wake = done;
+        signal?.addEventListener('abort', done, { once: true });
       });
       wake = undefined;
     }
