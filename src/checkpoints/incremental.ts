@@ -8,6 +8,7 @@ import { parseTree, readLooseObject, treeBytes, writeObject, type TreeEntry } fr
 import { recordTree } from './refs';
 import { ensureStore } from './store';
 import { writeStoreFile } from './store-files';
+import { plainExcludesOf } from './workspace-scan';
 
 /**
  * Checkpoints in the worker process, at the cost of what changed. The store keeps, next to its
@@ -248,10 +249,6 @@ function knownPaths(root: string, base: Index, ask: CheckpointAsk): Set<string> 
   return rels;
 }
 
-/** Entries of the exclude list that name a folder (`node_modules`): a scan names each such folder it meets. */
-function plainExcludesOf(exclude: readonly string[]): Set<string> {
-  return new Set(exclude.filter((pattern) => !/[*?[\]/\\!]/.test(pattern)));
-}
 
 /** Whether a line of what a snapshot left out is about `rel`: the file itself (`a.bin (over ...)`) or a folder above it (`lib/ (its own git repository)`). */
 function leftOutCovers(line: string, rel: string): boolean {

@@ -26,13 +26,18 @@ function isRepository(dotGit: string): boolean {
   }
 }
 
+/** Entries of the exclude list that name a folder (`node_modules`): a scan names each such folder it meets. */
+export function plainExcludesOf(exclude: readonly string[]): Set<string> {
+  return new Set(exclude.filter((pattern) => !/[*?[\]/\\!]/.test(pattern)));
+}
+
 /**
  * Walks the workspace without following links, the way git's listing would (not into `.git`,
  * nested repositories or excluded directories): git opens every `.gitignore` it meets and the
  * `.gitattributes` of every directory it adds a file from, and a FIFO there blocks it.
  */
 export function scanWorkspace(root: string, exclude: readonly string[]): WorkspaceScan {
-  const plainExcludes = new Set(exclude.filter((pattern) => !/[*?[\]/\\!]/.test(pattern)));
+  const plainExcludes = plainExcludesOf(exclude);
   const scan: WorkspaceScan = { specialIgnores: [], specialAttributes: [], repositories: [], excluded: [] };
   const walk = (rel: string) => {
     let entries: Dirent[];

@@ -1,9 +1,23 @@
-import { cpSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { cpSync, lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { visibleText } from '../common/visible-text';
 
 function inside(root: string, target: string): boolean {
   return target === root || target.startsWith(`${root}${path.sep}`);
+}
+
+/** Every entry below a template's real root, by its path in the template, without following links. */
+function templateEntries(root: string): Array<{ child: string; entry: Dirent }> {
+  const found: Array<{ child: string; entry: Dirent }> = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = rel ? path.join(rel, entry.name) : entry.name;
+      found.push({ child, entry });
+      if (entry.isDirectory()) walk(child);
+    }
+  };
+  walk('');
+  return found;
 }
 
 /**
@@ -14,23 +28,18 @@ function inside(root: string, target: string): boolean {
 export function outsideLinks(template: string): string[] {
   const root = realpathSync(template);
   const found: string[] = [];
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const child = rel ? path.join(rel, entry.name) : entry.name;
-      if (entry.isDirectory()) walk(child);
-      if (!entry.isSymbolicLink()) continue;
-      const target = readlinkSync(path.join(root, child));
-      const resolved = path.resolve(path.dirname(path.join(root, child)), target);
-      let real = resolved;
-      try {
-        real = realpathSync(resolved);
-      } catch {
-        // Dangling: the lexical target is all there is to check.
-      }
-      if (path.isAbsolute(target) || !inside(root, resolved) || !inside(root, real)) found.push(`${visibleText(child)} -> ${visibleText(target)}`);
+  for (const { child, entry } of templateEntries(root)) {
+    if (!entry.isSymbolicLink()) continue;
+    const target = readlinkSync(path.join(root, child));
+    const resolved = path.resolve(path.dirname(path.join(root, child)), target);
+    let real = resolved;
+    try {
+      real = realpathSync(resolved);
+    } catch {
+      // Dangling: the lexical target is all there is to check.
     }
-  };
-  walk('');
+    if (path.isAbsolute(target) || !inside(root, resolved) || !inside(root, real)) found.push(`${visibleText(child)} -> ${visibleText(target)}`);
+  }
   return found;
 }
 
@@ -41,16 +50,9 @@ export function outsideLinks(template: string): string[] {
  */
 export function specialFiles(template: string): string[] {
   const root = realpathSync(template);
-  const found: string[] = [];
-  const walk = (rel: string) => {
-    for (const entry of readdirSync(path.join(root, rel), { withFileTypes: true })) {
-      const child = rel ? path.join(rel, entry.name) : entry.name;
-      if (entry.isDirectory()) walk(child);
-      else if (!entry.isFile() && !entry.isSymbolicLink()) found.push(visibleText(child));
-    }
-  };
-  walk('');
-  return found;
+  return templateEntries(root)
+    .filter(({ entry }) => !entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink())
+    .map(({ child }) => visibleText(child));
 }
 
 /**
