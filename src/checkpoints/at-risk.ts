@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { blobId, readEntry, type Entry } from './blobs';
 import { git, nulList } from './git';
@@ -46,7 +46,8 @@ async function targetEntries(store: string, tree: string): Promise<Map<string, T
  * that is inside), and a FIFO or device `.gitattributes` git would block on. Whatever the snapshot
  * does not hold and the tree does not already have byte for byte is at risk.
  */
-export async function filesAtRisk(store: string, root: string, tree: string, current: Snapshot): Promise<AtRisk[]> {
+export async function filesAtRisk(store: string, workspace: string, tree: string, current: Snapshot): Promise<AtRisk[]> {
+  const root = realpathSync(workspace);
   const target = await targetEntries(store, tree);
   const found = new Map<string, AtRisk>();
   const consider = (rel: string, stats: Stats) => {
@@ -67,7 +68,7 @@ export async function filesAtRisk(store: string, root: string, tree: string, cur
       found.set(rel, { path: rel, kind: 'special' });
       return;
     }
-    const entry = readEntry(path.join(root, rel));
+    const entry = readEntry(root, rel);
     if (!entry) return;
     const wanted = target.get(rel);
     if (wanted && wanted.mode === entry.mode && wanted.id === blobId(entry.bytes)) return;

@@ -8,6 +8,7 @@ import { parseTree, readLooseObject, treeBytes, writeObject, type TreeEntry } fr
 import { recordTree } from './refs';
 import { ensureStore } from './store';
 import { writeStoreFile } from './store-files';
+import { atDirectory, atParentOf } from './directory-handle';
 import { plainExcludesOf } from './workspace-scan';
 
 /**
@@ -186,7 +187,9 @@ export function takeCheckpoint(ask: CheckpointAsk): Promise<CheckpointTaken> {
 }
 
 async function take(ask: CheckpointAsk): Promise<CheckpointTaken> {
-  const { store, root } = ask;
+  const { store } = ask;
+  // Resolved once: every directory below is then opened only if it still is root + its path.
+  const root = realpathSync(ask.root);
   await ensureStore(store);
   const rules = rulesKey(root, ask.deny, ask.limits);
   const before = loadIndex(store);
@@ -304,34 +307,41 @@ function lstatOrUndefined(file: string): Stats | undefined {
   }
 }
 
-/** Reads a regular file or symlink (never following a link, never waiting on a FIFO) into a blob; its entry with the stat data of what was read. */
+/**
+ * Reads a regular file or symlink into a blob, through its folder's handle (atParentOf): never
+ * following a link, in the file's name or in a folder on the way that was flipped into one, and
+ * never waiting on a FIFO. Its entry has the stat data of what was read.
+ */
 async function storeEntry(store: string, root: string, rel: string): Promise<FileEntry | undefined> {
-  const file = path.join(root, rel);
-  const stats = lstatOrUndefined(file);
-  if (!stats) return undefined;
-  if (stats.isSymbolicLink()) {
-    const target = readlinkSync(file, { encoding: 'buffer' });
-    return { mode: '120000', id: await writeObject(store, 'blob', target), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
-  }
-  if (!stats.isFile()) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  let open: Stats;
-  let bytes: Buffer;
-  try {
-    open = fstatSync(fd);
-    if (!open.isFile()) return undefined;
-    bytes = readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  const read = atParentOf(root, rel, (directory, name): { stats: Stats; bytes: Buffer } | undefined => {
+    const file = `${directory}/${name}`;
+    const stats = lstatOrUndefined(file);
+    if (stats?.isSymbolicLink()) {
+      try {
+        return { stats, bytes: readlinkSync(file, { encoding: 'buffer' }) };
+      } catch {
+        return undefined; // gone since the lstat
+      }
+    }
+    if (!stats?.isFile()) return undefined;
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch {
+      return undefined;
+    }
+    try {
+      const open = fstatSync(fd);
+      return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  });
+  if (!read) return undefined;
+  const { stats, bytes } = read;
   // git's rule: the owner's execute bit makes a file 100755.
-  const mode = open.mode & 0o100 ? '100755' : '100644';
-  return { mode, id: await writeObject(store, 'blob', bytes), size: bytes.length, mtimeMs: open.mtimeMs, ctimeMs: open.ctimeMs, ino: open.ino };
+  const mode = stats.isSymbolicLink() ? '120000' : stats.mode & 0o100 ? '100755' : '100644';
+  return { mode, id: await writeObject(store, 'blob', bytes), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
 function special(entry: Dirent): boolean {
@@ -360,14 +370,17 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
   const specialAttributes: string[] = [];
   const specials: Array<{ rel: string; fifo: boolean }> = [];
   const candidates: Array<{ rel: string; stats: Stats }> = [];
-  const walk = (rel: string) => {
+  // Each folder is read through its handle (atDirectory): one flipped into a link to a host
+  // folder while the walk runs is read as nothing, never as the host folder.
+  const walk = (rel: string) => atDirectory(rel ? `${root}/${rel}` : root, (directory) => walkAt(rel, directory));
+  const walkAt = (rel: string, directory: string) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+      entries = readdirSync(directory, { withFileTypes: true });
     } catch {
       return;
     }
-    if (rel !== '' && entries.some((entry) => entry.name === '.git') && isRepository(path.join(root, rel, '.git'))) {
+    if (rel !== '' && entries.some((entry) => entry.name === '.git') && isRepository(`${directory}/.git`)) {
       repositories.push(rel);
       return;
     }
@@ -386,7 +399,7 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
       }
       if (ignore.ignored(child, false) || isDenied(child, ask.deny)) continue;
       if (entry.isFile() || entry.isSymbolicLink()) {
-        const stats = lstatOrUndefined(path.join(root, child));
+        const stats = lstatOrUndefined(`${directory}/${entry.name}`);
         if (stats) candidates.push({ rel: child, stats });
       } else if (!entry.isDirectory() && entry.isFIFO()) {
         // git lists no FIFO it does not track: named only when the newest snapshot held a file there.

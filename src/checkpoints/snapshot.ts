@@ -39,7 +39,9 @@ export async function snapshot(store: string, root: string, deny: readonly strin
  * under a FIFO or device `.gitattributes` are read here and stored as blobs directly, since git's
  * `update-index` would open that attributes file and wait.
  */
-export async function snapshotWith(index: string, store: string, root: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
+export async function snapshotWith(index: string, store: string, workspace: string, deny: readonly string[], limits: SnapshotLimits): Promise<Snapshot> {
+  // Resolved once: the scan and the direct reads then open each folder only if it still is root + its path.
+  const root = realpathSync(workspace);
   const options = { store, workTree: root, index };
   const scan = scanWorkspace(root, limits.exclude);
   const excludes = limits.exclude.flatMap((pattern) => ['-x', pattern]);
@@ -99,7 +101,7 @@ export async function snapshotWith(index: string, store: string, root: string, d
 function directEntries(store: string, root: string, files: readonly string[]): Map<string, string> {
   const lines = new Map<string, string>();
   for (const file of files) {
-    const entry = readEntry(path.join(root, file));
+    const entry = readEntry(root, file);
     if (entry) lines.set(file, `${entry.mode} ${writeBlob(store, entry.bytes)}\t${file}\0`);
   }
   return lines;

@@ -1,5 +1,6 @@
 import { closeSync, constants, lstatSync, openSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { atDirectory } from './directory-handle';
 
 /** What git would trip over or leave out, found before git runs. Paths are workspace-relative. */
 export interface WorkspaceScan {
@@ -39,14 +40,16 @@ export function plainExcludesOf(exclude: readonly string[]): Set<string> {
 export function scanWorkspace(root: string, exclude: readonly string[]): WorkspaceScan {
   const plainExcludes = plainExcludesOf(exclude);
   const scan: WorkspaceScan = { specialIgnores: [], specialAttributes: [], repositories: [], excluded: [] };
-  const walk = (rel: string) => {
+  // Each folder through its handle: one flipped into a link to a host folder is read as nothing.
+  const walk = (rel: string) => atDirectory(rel ? `${root}/${rel}` : root, (directory) => walkAt(rel, directory));
+  const walkAt = (rel: string, directory: string) => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+      entries = readdirSync(directory, { withFileTypes: true });
     } catch {
       return;
     }
-    if (rel !== '' && entries.some((entry) => entry.name === '.git') && isRepository(path.join(root, rel, '.git'))) {
+    if (rel !== '' && entries.some((entry) => entry.name === '.git') && isRepository(`${directory}/.git`)) {
       scan.repositories.push(rel);
       return;
     }

@@ -2,7 +2,9 @@
  * Every directory walk of the tools (glob, grep, the may-have-run look at changed files, the
  * workspace listing of the system prompt) while another process flips a folder of the workspace
  * between a real directory and a link to a host directory: no host name is ever listed, no host
- * file read. fast-glob's walk listed the host folder's names in 27 of 300 globs.
+ * file read. fast-glob's walk listed the host folder's names in 27 of 300 globs. The same for the
+ * worker's checkpoints, whose walk and reads run outside the sandbox: no host file's bytes or
+ * name ever reaches the store (a rewind would hand them to the agent).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -10,6 +12,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { listWorkspace } from '../../src/activities/environment/list-workspace';
+import { takeCheckpoint } from '../../src/checkpoints/incremental';
+import { snapshotLimits } from '../../src/checkpoints/limits';
 import { glob } from '../../src/activities/tools/glob';
 import { grep } from '../../src/activities/tools/grep';
 import { workspaceChanges } from '../../src/activities/tools/workspace-changes';
@@ -85,3 +89,25 @@ test('a FIFO met by a walk is skipped, never opened, and said', async () => {
   // Not named when the search could not have matched it.
   expect(await grep(root, args('grep', { pattern: 'needle', include: '*.txt' }))).toBe('sub/a.txt:1: needle');
 });
+
+test(`a checkpoint taken while a folder flips never stores a host file's name or bytes (${ROUNDS / 3} checkpoints)`, async () => {
+  writeFileSync(path.join(root, 'top.txt'), 'top\n');
+  const store = path.join(mkdtempSync(path.join(os.tmpdir(), 'walk-store-')), 'store.git');
+  const git = (gitArgs: string[]) => execFileSync('git', ['--git-dir', store, ...gitArgs], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } }).toString();
+  flipper = startFlipping();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const leaks: string[] = [];
+  let sawInside = 0;
+  for (let i = 0; i < ROUNDS / 3; i++) {
+    // A scan each time (no known paths): the walk, the stat of each name and the reads all run.
+    const taken = await takeCheckpoint({ store, root, ref: 'refs/bareagent/runs/walk', message: `c${i}`, deny: [], limits: snapshotLimits({}) });
+    const names = git(['ls-tree', '-r', '--name-only', taken.tree]);
+    if (names.includes(hostName) || names.includes('deeper')) leaks.push(`checkpoint ${i}: ${names}`);
+    if (names.includes('d/inside.txt')) sawInside += 1;
+  }
+  flipper.kill('SIGKILL');
+  const everything = git(['cat-file', '--batch-all-objects', '--batch']);
+  if (everything.includes(canary) || everything.includes(hostName)) leaks.push('a host name or the canary is in the store');
+  expect(leaks).toEqual([]);
+  expect(sawInside).toBeGreaterThan(0);
+}, 120_000);
