@@ -16,6 +16,8 @@ export interface ScriptStep {
   errorMessage?: string;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Answer only once this settles: a test holds the model on an event of its own (never a clock). */
+  after?: Promise<unknown>;
   /** Streaming only: wait this long between chunks. */
   chunkDelayMs?: number;
   /** Streaming only: send this many chunks, then cut the connection. */
@@ -145,6 +147,7 @@ export class ScriptedModelServer {
       return sendError(res, 400, message, undefined, 'max_tokens');
     }
     if (step.hang) return; // the socket stays open until the client gives up
+    if (step.after) await step.after;
     if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
     if (step.status) return sendError(res, step.status, step.errorMessage ?? `scripted error ${step.status}`, step.headers);
     if (body.stream && step.streamUnsupported) {

@@ -34,7 +34,14 @@ test(`${RUNS} runs survive a kill -9 of the embedded server (SQLite in WAL mode)
   const address = `127.0.0.1:${await freePort()}`;
   const options = { address, uiPort: await freePort(), home, startTimeoutMs: 90_000, log: () => undefined };
   server = await ensureDevServer(options);
-  h = await Harness.create({ chaos: chaosModel }, { address });
+  // Every run's fourth round is held until the server is back, so the kill lands mid-run for all of them.
+  let serverBack: () => void = () => undefined;
+  const restarted = new Promise<void>((resolve) => (serverBack = resolve));
+  const heldChaosModel = (body: Parameters<typeof chaosModel>[0]) => {
+    const step = chaosModel(body);
+    return body.messages.filter((m) => m.role === 'assistant').length >= 3 ? { ...step, after: restarted } : step;
+  };
+  h = await Harness.create({ chaos: heldChaosModel }, { address });
   const harness = h;
   worker = await WorkerProcess.start(harness);
 
@@ -46,8 +53,8 @@ test(`${RUNS} runs survive a kill -9 of the embedded server (SQLite in WAL mode)
       return { runId, workspace, handle };
     }),
   );
-  // Under load: every run is a few rounds in.
-  await waitFor(async () => (harness.model.requestsFor('chaos').length >= RUNS * 3 ? true : undefined), 'three rounds per run', 120_000);
+  // Every run is three rounds in and waits on its fourth.
+  await waitFor(async () => (harness.model.requestsFor('chaos').length >= RUNS * 4 ? true : undefined), 'four model calls per run', 120_000);
   expect(existsSync(path.join(home, 'temporal.sqlite-wal'))).toBe(true);
   const stepsBefore = await Promise.all(runs.map((run) => run.handle.query(stepsQuery).then((steps) => steps.length)));
 
@@ -60,6 +67,7 @@ test(`${RUNS} runs survive a kill -9 of the embedded server (SQLite in WAL mode)
   server = await ensureDevServer(options);
   const downMs = Date.now() - killedAt;
   expect(server.reused).toBe(false);
+  serverBack();
   if (worker.child.exitCode !== null) worker = await WorkerProcess.start(harness);
 
   const results = (await Promise.all(runs.map((run) => run.handle.result()))) as AgentRunResult[];
