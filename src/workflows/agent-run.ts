@@ -314,7 +314,7 @@ class AgentRun {
   private injectNotifications(): void {
     const drained = this.board.drain();
     if (drained.length === 0) return;
-    this.tools.jobsFinished = true;
+    this.state.jobsFinished = true;
     this.state.messages = injectNotifications(this.state.messages, drained);
     this.report.publish({ type: 'notification', step: this.iteration, text: notificationMessage(drained).content as string });
   }

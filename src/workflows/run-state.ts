@@ -103,6 +103,10 @@ export const RunState = z.object({
       overrunCostUsd: z.number().min(0).optional(),
     })
     .optional(),
+  /** How the worker confined the conversation's last command (`status`'s sandbox line); carried, so continue-as-new keeps it. */
+  sandboxKind: z.enum(['bubblewrap', 'off']).optional(),
+  /** A background job finished since the last checkpoint: its changes want one even after a read-only round; carried. */
+  jobsFinished: z.boolean().optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
   /** A fork's origin, once its conversation was loaded. */

@@ -1,6 +1,6 @@
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
-import { describeNetwork, type SandboxKind, type SandboxRequest } from '../common/sandbox';
+import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
@@ -45,11 +45,7 @@ export interface ToolRoundContext {
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
 export class ToolRound {
-  /** How the worker confined the last command; unknown until one ran. */
-  private sandboxKind: SandboxKind | undefined;
   private readonly lost: MayHaveRunLog;
-  /** A background job finished since the last checkpoint: its changes want one even after a read-only round. */
-  jobsFinished = false;
   /** Checkpoints the round's tool calls took themselves, by call id. */
   private inTool = new Map<string, CheckpointResult>();
   /** The run's newest checkpoint when the round's first call took one: what the round's changes count from. */
@@ -157,7 +153,7 @@ export class ToolRound {
               toolTaskQueue: config.toolTaskQueue,
               sandbox: this.context.sandbox,
               observeSandbox: (kind) => {
-                this.sandboxKind = kind;
+                state.sandboxKind = kind;
               },
               offered: this.context.offered,
               checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
@@ -187,7 +183,7 @@ export class ToolRound {
   private checkpointRequest(): CheckpointRequest | undefined {
     const { config, state, report, workflowId, board } = this.context;
     const checkpoints = state.checkpoints;
-    if (!checkpoints || this.jobsFinished || board.hasRunning()) return undefined;
+    if (!checkpoints || state.jobsFinished || board.hasRunning()) return undefined;
     this.roundStart ??= { tree: checkpoints.last };
     return checkpointRequest(config, state, workflowId, `step ${report.nextStepId()}`, checkpoints.deny, { since: this.roundStart.tree });
   }
@@ -202,27 +198,28 @@ export class ToolRound {
     const mcp = calls.some((call) => findMcpTool(state.mcp, call.name) !== undefined);
     const jobsRunning = this.context.board.hasRunning();
     const writing = calls.filter((call) => !READ_ONLY_TOOLS.has(call.name));
-    const covered = this.inTool.size > 0 && !mcp && !this.jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
+    const jobsFinished = state.jobsFinished === true;
+    const covered = this.inTool.size > 0 && !mcp && !jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
     let mark: Awaited<ReturnType<typeof checkpointAfterRound>>;
     if (covered) {
       const taken = this.inTool.get(writing.at(-1)!.id)!;
       mark = taken.ok ? { id: taken.id, changed: taken.changed } : { error: taken.error };
     } else {
-      mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished: this.jobsFinished, jobsRunning, mcp, step: report.nextStepId(), ...(this.roundStart ? { since: this.roundStart.tree } : {}) });
+      mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished, jobsRunning, mcp, step: report.nextStepId(), ...(this.roundStart ? { since: this.roundStart.tree } : {}) });
     }
     this.inTool = new Map();
     this.roundStart = undefined;
-    if (mark) this.jobsFinished = false;
+    if (mark) delete state.jobsFinished;
     report.attachCheckpoint(mark);
   }
 
   sandboxStatus(): SandboxStatus {
-    const { sandbox } = this.context;
+    const { sandbox, state } = this.context;
     return {
       network: describeNetwork(sandbox.network),
       workspace: sandbox.writableWorkspace ? 'read-write' : 'read-only',
       readOnlyPaths: sandbox.readOnlyPaths,
-      enforcement: this.sandboxKind ?? 'no command run yet',
+      enforcement: state.sandboxKind ?? 'no command run yet',
     };
   }
 

@@ -15,6 +15,7 @@ const ITERATIONS = Number(process.env.CAN_ITERATIONS ?? 130);
 test('a run of well over 100 iterations continues as new several times and its state comes through intact', async () => {
   h.model.setScenario('long', (_body: unknown, i: number) => {
     if (i === 0) return { toolCalls: [{ id: 'job', name: 'background_run', arguments: { command: 'sleep 1; echo slow job done', task_id: 'slow' } }] };
+    if (i === 1) return { toolCalls: [{ id: 'sh', name: 'bash', arguments: { command: 'echo confined' } }] };
     if (i < ITERATIONS) return { toolCalls: [{ id: `g${i}`, name: 'glob', arguments: { pattern: `*.${i}` } }] };
     return { text: 'Finished the long run.' };
   });
@@ -44,6 +45,8 @@ test('a run of well over 100 iterations continues as new several times and its s
   expect(steps.map((s) => s.step_id)).toEqual(steps.map((_, i) => i + 1));
   const status = await handle.query(statusQuery);
   expect(status.usage.inputTokens).toBe(result.usage.inputTokens);
+  // How the first run's one command was confined is still known runs later.
+  expect(status.sandbox.enforcement).toBe('bubblewrap');
   // A follower from offset 0 saw the whole conversation across the runs.
   const seen = await events;
   expect(seen.filter((e) => e.type === 'model_call')).toHaveLength(ITERATIONS + 1);
