@@ -46,6 +46,15 @@ test('a validation error speaks of the flag, not the input field', async () => {
   expect(result.stderr.trim()).toBe('--max-iterations must be a positive integer (at most 100000)');
 });
 
+test('fork and resume check their flags before they look for the run (nothing started or fetched first)', async () => {
+  for (const command of ['fork', 'resume']) {
+    const result = await runCli([command, 'no-such-run', '--max-iterations', '0', '--max-cost', '0'], env);
+    expect(result.code).toBe(2);
+    // Not "No run named no-such-run": the origin was never read.
+    expect(result.stderr.trim()).toBe('--max-iterations must be a positive integer (at most 100000)\n--max-cost must be a positive number of USD, such as 0.50');
+  }
+});
+
 test('status of a run that does not exist says so in our words', async () => {
   const result = await runCli(['status', 'no-such-run'], env);
   expect(result.code).toBe(2);
