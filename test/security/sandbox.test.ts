@@ -91,8 +91,9 @@ describe('the filesystem', () => {
     const secretDir = path.join(outside, 'private');
     mkdirSync(secretDir, { recursive: true });
     writeFileSync(path.join(secretDir, 'secret.txt'), 'worker-only');
+    // One stream (2>&1): ls's errors come through stderr, whose pipe the worker may read after stdout's last line.
     const result = await run(
-      `wc -c < /etc/shadow; cat /etc/shadow /etc/gshadow; ls ${secretDir} /root /work /home /opt /var /srv /mnt ${os.homedir()}; echo HOME=$HOME; ls -A $HOME | wc -l`,
+      `{ wc -c < /etc/shadow; cat /etc/shadow /etc/gshadow; ls ${secretDir} /root /work /home /opt /var /srv /mnt ${os.homedir()}; echo HOME=$HOME; ls -A $HOME | wc -l; } 2>&1`,
     );
     expect(result.output.split('\n')[0]).toBe('0');
     expect(result.output).not.toMatch(/root:[^:\n]*\$/); // a hash field
