@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolEffect } from './tool-schemas';
 
 const StringMap = z.record(z.string(), z.string());
 
@@ -41,9 +42,17 @@ export interface McpTool {
   tool: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /**
+   * The server's hints, in the shape the listing records them (histories and carried state hold
+   * it): `readOnlyHint`, and `readOnlyHint` or `idempotentHint`. Decisions read `mcpToolEffect`.
+   */
   readOnly: boolean;
-  /** Read-only or idempotent: safe to retry after a lost worker. */
   repeatable: boolean;
+}
+
+/** What an MCP tool may do, the same `effect` a built-in tool has: read, repeatable, else once. */
+export function mcpToolEffect(tool: Pick<McpTool, 'readOnly' | 'repeatable'>): ToolEffect {
+  return tool.readOnly ? 'read' : tool.repeatable ? 'repeatable' : 'once';
 }
 
 export interface McpServerListing {

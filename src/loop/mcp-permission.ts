@@ -1,4 +1,4 @@
-import type { McpTool } from '../common/mcp';
+import type { ToolEffect } from '../common/tool-schemas';
 import type { PermissionDecision, PermissionPolicy } from './permissions';
 import { toolNameMatches, type PermissionRule } from './permission-rules';
 
@@ -19,11 +19,11 @@ function matches(rule: PermissionRule, tool: string, target: string): boolean {
  * run's configuration that named it); `plan` refuses the rest; an allow rule or `auto` lets it
  * run; `default` asks.
  */
-export function checkMcpPermission(policy: PermissionPolicy, tool: Pick<McpTool, 'name' | 'readOnly'>, input: unknown): PermissionDecision {
+export function checkMcpPermission(policy: PermissionPolicy, tool: { name: string; effect: ToolEffect }, input: unknown): PermissionDecision {
   const target = mcpRuleTarget(input);
   if (policy.deny.some((rule) => matches(rule, tool.name, target))) return { behavior: 'deny', reason: 'deny rule' };
   if (policy.mode === 'bypass') return { behavior: 'allow', reason: 'bypass mode' };
-  if (tool.readOnly) return { behavior: 'allow', reason: 'read-only MCP tool' };
+  if (tool.effect === 'read') return { behavior: 'allow', reason: 'read-only MCP tool' };
   if (policy.mode === 'plan') return { behavior: 'deny', reason: 'plan mode is read-only' };
   if (policy.allow.some((rule) => matches(rule, tool.name, target))) return { behavior: 'allow', reason: 'allow rule' };
   if (policy.mode === 'auto') return { behavior: 'allow', reason: 'auto mode' };

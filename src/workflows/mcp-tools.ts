@@ -1,5 +1,5 @@
 import type { AgentRunConfig } from '../common/input';
-import type { McpCatalog, McpServerListing, McpTool } from '../common/mcp';
+import { mcpToolEffect, type McpCatalog, type McpServerListing, type McpTool } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import type { PinnedFile } from '../common/pinned-files';
 import type { SandboxRequest } from '../common/sandbox';
@@ -67,13 +67,14 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
   if (typeof input !== 'object' || Array.isArray(input)) {
     return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: arguments must be a JSON object`);
   }
-  const decision = checkMcpPermission(context.policy, tool, input);
+  const effect = mcpToolEffect(tool);
+  const decision = checkMcpPermission(context.policy, { name: tool.name, effect }, input);
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
   const blocked = await context.beforeRun?.(call);
   if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
   const { config } = context;
-  const proxy = tool.repeatable ? mcpRepeatable : mcpOnce;
+  const proxy = effect === 'once' ? mcpOnce : mcpRepeatable;
   const summary = `${server.name} · ${tool.tool}`.slice(0, 120);
   const startedAt = Date.now();
   const ran = await attempt<ToolOutcome>(() =>
@@ -96,7 +97,7 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
     ),
   );
   if (!ran.ok) {
-    const known = tool.repeatable ? '' : await context.atMostOnceFailed(call, `${summary} ${JSON.stringify(input).slice(0, 200)}`, startedAt, ran.error);
+    const known = effect !== 'once' ? '' : await context.atMostOnceFailed(call, `${summary} ${JSON.stringify(input).slice(0, 200)}`, startedAt, ran.error);
     return handlerErrorResult(call.id, ran.type, ran.message + known);
   }
   const outcome = ran.value;

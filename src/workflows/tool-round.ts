@@ -1,4 +1,5 @@
 import type { AgentRunConfig } from '../common/input';
+import { mcpToolEffect } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
@@ -115,7 +116,7 @@ export class ToolRound {
     let count = 0;
     for (const call of calls.slice(at)) {
       const mcp = findMcpTool(this.context.state.mcp, call.name);
-      const readOnly = mcp ? mcp.tool.readOnly : READ_ONLY_TOOLS.has(call.name) && this.context.offered.has(call.name);
+      const readOnly = mcp ? mcpToolEffect(mcp.tool) === 'read' : READ_ONLY_TOOLS.has(call.name) && this.context.offered.has(call.name);
       if (!readOnly) break;
       count += 1;
     }

@@ -2,8 +2,8 @@ import { checkMcpPermission } from '../../src/loop/mcp-permission';
 import { isValidRule } from '../../src/loop/permission-rules';
 import { createPolicy } from '../../src/loop/permissions';
 
-const write = { name: 'mcp__github__create_issue', readOnly: false };
-const read = { name: 'mcp__github__get_issue', readOnly: true };
+const write = { name: 'mcp__github__create_issue', effect: 'once' as const };
+const read = { name: 'mcp__github__get_issue', effect: 'read' as const };
 
 test('MCP tool names take a trailing glob; built-in ones do not', () => {
   expect(isValidRule('mcp__github__*')).toBe(true);
