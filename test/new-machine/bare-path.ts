@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, symlinkSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, symlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** What a bare machine lacks: the system packages the project used to need (none is needed now). */
@@ -9,7 +9,7 @@ export const HIDDEN_TOOLS = ['bwrap', 'socat', 'chromium', 'chromium-browser', '
  * machine's tools (node, npm, git, python3 with pip) as a new user's, without the system packages.
  * The first of a name wins, as it would on the PATH itself.
  */
-export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidden = HIDDEN_TOOLS): string {
+export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidden = HIDDEN_TOOLS, options: { forOthers?: boolean } = {}): string {
   mkdirSync(dir, { recursive: true });
   const seen = new Set<string>();
   for (const folder of searchPath.split(':').filter(Boolean)) {
@@ -24,6 +24,7 @@ export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidde
       const file = path.join(folder, name);
       try {
         if (!statSync(file).isFile()) continue;
+        if (options.forOthers && !othersCanRun(file)) continue;
       } catch {
         continue;
       }
@@ -32,6 +33,17 @@ export function barePath(dir: string, searchPath = process.env.PATH ?? '', hidde
     }
   }
   return dir;
+}
+
+/**
+ * Whether a user who owns nothing here and is in no group (the new-machine test's `nobody`) can run
+ * `file`: it and every folder on the way to it, as named and as resolved, let others in. A tool
+ * behind root's 0700 home (pyenv's python3) is not that user's, who finds the next one on PATH.
+ */
+function othersCanRun(file: string): boolean {
+  const onTheWay = (target: string) => target.split('/').slice(1, -1).map((_, i, parts) => `/${parts.slice(0, i + 1).join('/')}`);
+  const folders = [...onTheWay(file), ...onTheWay(realpathSync(file))];
+  return folders.every((folder) => (statSync(folder).mode & 0o001) !== 0) && (statSync(file).mode & 0o001) !== 0;
 }
 
 // `tsx test/new-machine/bare-path.ts DIR` (.ci/run's npm test stage): makes DIR and prints it.

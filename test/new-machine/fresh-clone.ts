@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { barePath, HIDDEN_TOOLS } from './bare-path';
  * reused (npm ci is timed apart); pip's is not (HOME is empty): the CLI comes from PyPI for real.
  * The second command, `npm ci && npm test`, is proven on the same terms by .ci/run's own npm test
  * stage (the same bare PATH, an empty HOME, the Node relay) rather than by a second full run here.
+ * Run as root, the clone, npm ci and both demos run as `nobody`: no root anywhere in the two commands.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const TARGET_S = 60;
@@ -26,10 +27,17 @@ interface Ran {
   seconds: number;
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, echo: boolean): Promise<Ran> {
+/**
+ * Run as root (CI is), the new user's steps run as `nobody`: a normal user, no sudo, no root-owned
+ * cache to lean on. setpriv is util-linux's, on every Debian.
+ */
+const NORMAL_USER = process.getuid?.() === 0 ? { uid: 65534, name: 'nobody' } : undefined;
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, echo: boolean, asNewUser = false): Promise<Ran> {
   const started = Date.now();
+  const [file, argv] = asNewUser && NORMAL_USER ? ['setpriv', [`--reuid=${NORMAL_USER.uid}`, `--regid=${NORMAL_USER.uid}`, '--clear-groups', '--', cmd, ...args]] : [cmd, args];
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const take = (chunk: Buffer) => {
       out += chunk.toString();
@@ -43,12 +51,12 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, e
 }
 
 /** The environment of a new user: PATH and the locale kept, nothing of ours (no TEMPORAL_CLI, no BAREAGENT_*). */
-function freshEnv(home: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+function freshEnv(home: string, npmCache: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'PYENV_ROOT', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'no_proxy'];
   const env: NodeJS.ProcessEnv = { HOME: home, NO_COLOR: '1', CI: '1' };
   for (const name of keep) if (process.env[name]) env[name] = process.env[name];
   // npm's download cache only: the packages are not what is tested here.
-  env.npm_config_cache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
+  env.npm_config_cache = npmCache;
   return { ...env, ...extra };
 }
 
@@ -62,25 +70,34 @@ async function main(): Promise<void> {
     const clone = await run('git', ['clone', '--quiet', ROOT, repo], dir, { ...process.env, HOME: home }, false);
     if (clone.code !== 0) throw new Error(`git clone failed:\n${clone.out}`);
     const head = (await run('git', ['log', '-1', '--format=%h %s'], repo, process.env, false)).out.trim();
-    console.log(`== fresh clone of ${head.slice(0, 90)} in ${repo}, HOME=${home} (empty)`);
+    // npm's download cache only (the packages are not what is tested here): the user's own, or a copy the normal user may write.
+    const userCache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
+    const npmCache = NORMAL_USER ? path.join(dir, 'npm-cache') : userCache;
+    if (NORMAL_USER) {
+      mkdirSync(npmCache);
+      if (existsSync(path.join(userCache, '_cacache'))) execFileSync('cp', ['-a', path.join(userCache, '_cacache'), npmCache]);
+      execFileSync('chown', ['-R', `${NORMAL_USER.uid}:${NORMAL_USER.uid}`, dir]);
+    }
+    const who = NORMAL_USER ? `as ${NORMAL_USER.name} (uid ${NORMAL_USER.uid}), not root` : `as uid ${process.getuid?.()}`;
+    console.log(`== fresh clone of ${head.slice(0, 90)} in ${repo}, HOME=${home} (empty), ${who}`);
 
-    const install = await run('npm', ['ci', '--no-audit', '--no-fund'], repo, freshEnv(home, {}), false);
+    const install = await run('npm', ['ci', '--no-audit', '--no-fund'], repo, freshEnv(home, npmCache, {}), false, true);
     if (install.code !== 0) throw new Error(`npm ci failed:\n${install.out.slice(-4000)}`);
     console.log(`== npm ci: ${install.seconds.toFixed(1)} s (npm's cache reused)`);
 
     // A free port pair: CI machines may run other servers on 7233. Everything else as a new user has it.
     const [port, uiPort] = [await freePort(), await freePort()];
-    const demoEnv = freshEnv(home, { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, BAREAGENT_UI_PORT: String(uiPort), PATH: barePath(path.join(dir, 'bin')) });
+    const demoEnv = freshEnv(home, npmCache, { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, BAREAGENT_UI_PORT: String(uiPort), PATH: barePath(path.join(dir, 'bin'), process.env.PATH, undefined, { forOthers: NORMAL_USER !== undefined }) });
     console.log(`== PATH without ${HIDDEN_TOOLS.join(', ')}`);
     console.log('== npm run demo');
-    const demo = await run('npm', ['run', 'demo'], repo, demoEnv, true);
+    const demo = await run('npm', ['run', 'demo'], repo, demoEnv, true, true);
     const problems: string[] = [];
     // The demo's server keeps its state in the new user's home, never in the clone (README: Configuration).
     const pidFile = path.join(home, '.local', 'state', 'bareagent', 'server.pid');
     if (existsSync(path.join(repo, '.bareagent'))) problems.push('the demo wrote into the clone\'s .bareagent/: the operator\'s state must stay outside every project');
     if (existsSync(pidFile)) serverPid = Number(readFileSync(pidFile, 'utf8'));
     // The second demo: everything cached, the server already up.
-    const again = await run('npm', ['run', 'demo'], repo, demoEnv, false);
+    const again = await run('npm', ['run', 'demo'], repo, demoEnv, false, true);
 
     if (demo.code !== 0) problems.push(`npm run demo exited ${demo.code}`);
     if (again.code !== 0) problems.push(`the second npm run demo exited ${again.code}:\n${again.out.slice(-2000)}`);
