@@ -1,14 +1,12 @@
 import type { AgentRunConfig } from '../common/input';
 import { mcpToolEffect, type McpCatalog, type McpServerListing, type McpTool } from '../common/mcp';
-import type { ToolCall, ToolResultBlock } from '../common/messages';
+import type { ToolCall } from '../common/messages';
 import type { PinnedFile } from '../common/pinned-files';
 import type { SandboxRequest } from '../common/sandbox';
-import type { ToolOutcome } from '../common/tool-outcome';
 import { checkMcpPermission } from '../loop/mcp-permission';
-import type { PermissionDecision, PermissionPolicy } from '../loop/permissions';
-import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult } from '../loop/tool-results';
+import type { PermissionPolicy } from '../loop/permissions';
 import { mcpListing, mcpOnce, mcpRepeatable, readAtRunStart } from './activity-proxies';
-import { attempt } from './failures';
+import type { ToolKind } from './tool-dispatch';
 
 /**
  * At the start of a new top-level run: the MCP servers' tools, listed by the tool worker and
@@ -46,41 +44,28 @@ export function mcpSystemNote(catalog: McpCatalog | undefined): string | undefin
   return ['Some MCP servers are unavailable in this run:', ...failed.map((server) => `- ${server.name}: ${server.error}`)].join('\n');
 }
 
-export interface McpCallContext {
+export interface McpToolContext {
   config: Omit<AgentRunConfig, 'resume'>;
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
-  askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
-  /** See DispatchContext.beforeRun. */
-  beforeRun?(call: ToolCall): Promise<string | undefined>;
   /** The call's idempotency key, sent in the request's `_meta`. */
   callKey(call: ToolCall): string;
-  /** An at-most-once call failed: what is known when its worker was lost, as a sentence for the model. */
-  atMostOnceFailed(call: ToolCall, summary: string, startedAtMs: number, err: unknown): Promise<string>;
 }
 
-/** One MCP tool call: guard, human if asked, then the call on the tool worker; every outcome is a tool result. */
-export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; server: McpServerListing }, context: McpCallContext): Promise<ToolResultBlock> {
-  const { tool, server } = found;
-  if (call.parseError) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${call.parseError}`);
-  const input = call.input ?? {};
-  if (typeof input !== 'object' || Array.isArray(input)) {
-    return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: arguments must be a JSON object`);
-  }
+/** An MCP tool of the run's listing: a JSON object's arguments, the MCP guard, the call on the tool worker. */
+export function mcpTool({ tool, server }: { tool: McpTool; server: McpServerListing }, context: McpToolContext): ToolKind {
   const effect = mcpToolEffect(tool);
-  const decision = checkMcpPermission(context.policy, { name: tool.name, effect }, input);
-  if (decision.behavior === 'deny') return deniedResult(call.id);
-  if (decision.behavior === 'ask' && !(await context.askHuman(call, input, decision))) return deniedResult(call.id);
-  const blocked = await context.beforeRun?.(call);
-  if (blocked !== undefined) return hookBlockedResult(call.id, blocked);
-  const { config } = context;
-  const proxy = effect === 'once' ? mcpOnce : mcpRepeatable;
   const summary = `${server.name} · ${tool.tool}`.slice(0, 120);
-  const startedAt = Date.now();
-  const ran = await attempt<ToolOutcome>(() =>
-    proxy.mcpCallTool.executeWithOptions(
-      { summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) },
-      [
+  return {
+    effect,
+    validate: (input) => {
+      const args = input ?? {};
+      return typeof args !== 'object' || Array.isArray(args) ? { invalid: 'arguments must be a JSON object' } : { args };
+    },
+    decide: (args) => checkMcpPermission(context.policy, { name: tool.name, effect }, args),
+    execute: (args, call) => {
+      const { config } = context;
+      return (effect === 'once' ? mcpOnce : mcpRepeatable).mcpCallTool.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, [
         {
           ...(config.workspace ? { workspace: config.workspace } : {}),
           server: server.name,
@@ -89,18 +74,12 @@ export async function dispatchMcpCall(call: ToolCall, found: { tool: McpTool; se
           ...(server.sha256 ? { sha256: server.sha256 } : {}),
           ...(server.pins ? { pins: server.pins } : {}),
           tool: tool.tool,
-          arguments: input as Record<string, unknown>,
+          arguments: args as Record<string, unknown>,
           sandbox: context.sandbox,
           callId: context.callKey(call),
         },
-      ],
-    ),
-  );
-  if (!ran.ok) {
-    const known = effect !== 'once' ? '' : await context.atMostOnceFailed(call, `${summary} ${JSON.stringify(input).slice(0, 200)}`, startedAt, ran.error);
-    return handlerErrorResult(call.id, ran.type, ran.message + known);
-  }
-  const outcome = ran.value;
-  if (!outcome.ok) return handlerErrorResult(call.id, outcome.errorType, outcome.message);
-  return toolResult(call.id, outcome.output, outcome.isError ?? false);
+      ]);
+    },
+    describe: (args) => `${summary} ${JSON.stringify(args).slice(0, 200)}`,
+  };
 }

@@ -1,12 +1,11 @@
 import type { AgentRunConfig } from '../common/input';
-import { mcpToolEffect } from '../common/mcp';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
-import type { checkPermission, PermissionDecision, PermissionPolicy } from '../loop/permissions';
+import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
 import { filesSeen } from '../loop/tool-results';
 import { canonicalPath } from '../loop/workspace-path';
@@ -18,8 +17,9 @@ import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
 import { checkpointAfterRound, checkpointRequest, noteCheckpoint } from './checkpoints';
-import { dispatchMcpCall, findMcpTool } from './mcp-tools';
-import { dispatchToolCall } from './tool-dispatch';
+import { builtInTool } from './builtin-tools';
+import { findMcpTool, mcpTool } from './mcp-tools';
+import { dispatchToolCall, type ToolKind } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
@@ -111,69 +111,53 @@ export class ToolRound {
     };
   }
 
-  /** How many calls from `at` on are read-only (read_file, glob, grep, MCP tools their server marks read-only), one after another. */
+  /** How many calls from `at` on are read-only (built-in or MCP tools whose effect is `read`), one after another. */
   private readOnlyRunAt(calls: ToolCall[], at: number): number {
     let count = 0;
     for (const call of calls.slice(at)) {
-      const mcp = findMcpTool(this.context.state.mcp, call.name);
-      const readOnly = mcp ? mcpToolEffect(mcp.tool) === 'read' : READ_ONLY_TOOLS.has(call.name) && this.context.offered.has(call.name);
-      if (!readOnly) break;
+      if (this.kindOf(call)?.effect !== 'read') break;
       count += 1;
     }
     return count;
   }
 
-  /** One call through the hooks, the guard (and a human, if it asks) and its tool; its result, not yet recorded. */
+  /** One call through the tool pipeline; its result, not yet recorded. */
   private async execute(call: ToolCall, alreadyShown: boolean): Promise<ToolResultBlock> {
-    const { config, state, report } = this.context;
-    const callKey = (c: ToolCall) => idempotencyKey(this.context.workflowId, c.id);
-    const atMostOnceFailed = (c: ToolCall, summary: string, startedAt: number, err: unknown) => this.lost.failed(c, summary, startedAt, err);
+    const { state, report } = this.context;
     if (!alreadyShown) report.publish({ type: 'tool_call', step: state.budget.iterations, id: call.id, name: call.name, input: call.input });
     report.setPhase('running_tool');
+    return dispatchToolCall(call, {
+      kindOf: (c) => this.kindOf(c),
+      askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
+      hooks: this.context.hooks,
+      atMostOnceFailed: (c, summary, startedAt, err) => this.lost.failed(c, summary, startedAt, err),
+      onCheckpoint: (c, taken) => {
+        this.inTool.set(c.id, taken);
+        noteCheckpoint(state, taken);
+      },
+      observeSandbox: (kind) => {
+        state.sandboxKind = kind;
+      },
+    });
+  }
+
+  /** The tool a call names: an MCP tool of the run's listing, else a built-in one the run offers. */
+  private kindOf(call: ToolCall): ToolKind | undefined {
+    const { config, state, sandbox, policy } = this.context;
+    const callKey = (c: ToolCall) => idempotencyKey(this.context.workflowId, c.id);
     const mcp = findMcpTool(state.mcp, call.name);
-    // PreToolUse hooks run once the guard (or a human) let the call through, never for unknown tools.
-    let ran = false;
-    const beforeRun = async (c: ToolCall): Promise<string | undefined> => {
-      const reason = await this.context.hooks.preToolUse(c);
-      ran = reason === undefined;
-      return reason;
-    };
-    const result = mcp
-          ? await dispatchMcpCall(call, mcp, {
-              config,
-              sandbox: this.context.sandbox,
-              policy: this.context.policy,
-              askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
-              callKey,
-              atMostOnceFailed,
-              beforeRun,
-            })
-          : await dispatchToolCall(call, {
-              beforeRun,
-              workspace: config.workspace,
-              toolTaskQueue: config.toolTaskQueue,
-              sandbox: this.context.sandbox,
-              observeSandbox: (kind) => {
-                state.sandboxKind = kind;
-              },
-              offered: this.context.offered,
-              checkPermission: (name, args): PermissionDecision => this.context.guard(this.context.policy, name, args),
-              askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
-              runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
-              fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
-              callKey,
-              atMostOnceFailed,
-              checkpointRequest: () => this.checkpointRequest(),
-              onCheckpoint: (c, taken) => {
-                this.inTool.set(c.id, taken);
-                noteCheckpoint(state, taken);
-              },
-            });
-    if (ran) {
-      const feedback = await this.context.hooks.postToolUse(call, result);
-      if (feedback.length > 0) result.content += `\n\n[PostToolUse hook] ${feedback.join('\n')}`;
-    }
-    return result;
+    if (mcp) return mcpTool(mcp, { config, sandbox, policy, callKey });
+    return builtInTool(call.name, {
+      workspace: config.workspace,
+      toolTaskQueue: config.toolTaskQueue,
+      sandbox,
+      offered: this.context.offered,
+      checkPermission: (name, args) => this.context.guard(policy, name, args),
+      runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
+      fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
+      callKey,
+      checkpointRequest: () => this.checkpointRequest(),
+    });
   }
 
   /**

@@ -1,0 +1,76 @@
+import type { CheckpointRequest } from '../common/checkpoint';
+import { describeIssues } from '../common/input';
+import type { ToolCall } from '../common/messages';
+import type { SandboxRequest } from '../common/sandbox';
+import type { ToolOutcome } from '../common/tool-outcome';
+import { isToolName, toolEffects, toolSchemas, toolSummary, type ToolName } from '../common/tool-schemas';
+import type { PermissionDecision } from '../loop/permissions';
+import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
+import type { ToolKind } from './tool-dispatch';
+
+export interface BuiltInToolContext {
+  workspace: string | undefined;
+  /** Where tool activities run: the worker that holds the workspace (default: the run's own queue). */
+  toolTaskQueue: string | undefined;
+  /** How the run's commands are confined (network, read-only paths, writable workspace). */
+  sandbox: SandboxRequest;
+  /** The tools this run offers (its agent type's subset); any other name is unknown here. */
+  offered: ReadonlySet<string>;
+  checkPermission(name: string, input: unknown): PermissionDecision;
+  /** Whether the conversation read or wrote this file already: edit_file's miss says so when it did not. */
+  fileRead?(path: string): boolean;
+  /** Tools the workflow runs itself (child workflows). */
+  runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
+  /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
+  callKey(call: ToolCall): string;
+  /** The checkpoint a writing tool's activity takes after it ran, if any; called just before it is scheduled. */
+  checkpointRequest?(): CheckpointRequest | undefined;
+}
+
+/** A built-in tool this run offers: its schema, the guard, and its activity or child workflow. */
+export function builtInTool(name: string, context: BuiltInToolContext): ToolKind | undefined {
+  if (!isToolName(name) || !context.offered.has(name)) return undefined;
+  const effect = toolEffects[name];
+  return {
+    effect,
+    validate: (input) => validate(name, input),
+    decide: (args) => context.checkPermission(name, args),
+    execute: (args, call) => (effect === 'workflow' ? context.runWorkflowTool(name, args) : runToolActivity(name, args, context, context.callKey(call))),
+    describe: (args) => toolSummary(name, args, 200),
+  };
+}
+
+function validate(name: ToolName, input: unknown): { args: unknown } | { invalid: string } {
+  const parsed = toolSchemas[name].safeParse(input);
+  if (!parsed.success) return { invalid: describeIssues(parsed.error) };
+  const blank = blankArgument(parsed.data);
+  return blank ? { invalid: `${blank}: must not be blank` } : { args: parsed.data };
+}
+
+/** A blank command or path names nothing a human could judge: `bash {"command":" "}` is not a call to approve. */
+function blankArgument(input: unknown): string | undefined {
+  const args = input as Record<string, unknown>;
+  for (const field of ['command', 'file_path']) {
+    const value = args[field];
+    if (typeof value === 'string' && value.trim() === '') return field;
+  }
+  return undefined;
+}
+
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest }: BuiltInToolContext, callId: string): Promise<ToolOutcome> {
+  const effect = toolEffects[name];
+  const local = effect === 'read' && !toolTaskQueue;
+  const proxy = local ? localReadTools : effect === 'once' ? onceTools : repeatableTools;
+  const options = {
+    summary: toolSummary(name, input),
+    ...(toolTaskQueue ? { taskQueue: toolTaskQueue } : {}),
+    ...(name === 'bash' ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
+  };
+  const activity = proxy[name as keyof typeof proxy] as unknown as {
+    executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
+  };
+  const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
+  // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
+  const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
+}
