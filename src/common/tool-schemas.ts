@@ -109,8 +109,6 @@ export function toolsWith(effect: ToolEffect): ReadonlySet<string> {
 
 /** Tools that only read. */
 export const READ_ONLY_TOOLS = toolsWith('read');
-/** Tools that may not run twice. */
-export const AT_MOST_ONCE_TOOLS = toolsWith('once');
 /** Tools run by the workflow itself (child workflows), not by a tool activity. */
 export const WORKFLOW_TOOL_NAMES = toolsWith('workflow');
 

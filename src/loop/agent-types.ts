@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../common/input';
+import { TOOL_NAMES, toolEffects } from '../common/tool-schemas';
 
 /** What a subagent of a given type may do: its tools, and how deep it may nest. */
 export interface AgentType {
@@ -10,14 +11,16 @@ export interface AgentType {
   canNest: boolean;
 }
 
-const READ_ONLY_TOOLS = ['read_file', 'glob', 'grep', 'bash'] as const;
-const ALL_TOOLS = ['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash', 'background_run', 'subagent'] as const;
+/** The tools that only read, and bash, which these types' plan mode holds to read-only commands. */
+const LOOKING_TOOLS = TOOL_NAMES.filter((name) => toolEffects[name] === 'read' || name === 'bash');
+/** Every tool but final_answer, which the run's own setting offers. */
+const ALL_TOOLS = TOOL_NAMES.filter((name) => toolEffects[name] !== 'answer');
 
 export const AGENT_TYPES: Readonly<Record<string, AgentType>> = {
   'general-purpose': { name: 'general-purpose', tools: ALL_TOOLS, maxTurns: 100, canNest: true },
-  explore: { name: 'explore', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
-  plan: { name: 'plan', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
-  'code-review': { name: 'code-review', tools: READ_ONLY_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+  explore: { name: 'explore', tools: LOOKING_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+  plan: { name: 'plan', tools: LOOKING_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
+  'code-review': { name: 'code-review', tools: LOOKING_TOOLS, maxTurns: 50, permissionMode: 'plan', canNest: false },
 };
 
 export const MAX_SUBAGENT_DEPTH = 3;

@@ -17,8 +17,6 @@ export interface PermissionDecision {
 /** Every tool name the runtime knows; anything else gets `Unknown tool: <name>` from the loop. */
 export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_NAMES);
 
-/** Tools that only read (their effect is `read`): they never ask, in any mode. */
-export const SAFE_TOOLS = READ_ONLY_TOOLS;
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
@@ -63,7 +61,8 @@ export function checkPermission(policy: PermissionPolicy, tool: string, input: u
   if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
   // The child inherits this policy (or a stricter type's), so each of its calls is guarded in turn.
   if (tool === 'subagent') return decide('allow', "a subagent's own tool calls are guarded");
-  if (SAFE_TOOLS.has(tool)) return decide('allow', 'read-only tool');
+  // Tools whose effect is `read` never ask, in any mode.
+  if (READ_ONLY_TOOLS.has(tool)) return decide('allow', 'read-only tool');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
   if (policy.allow.some((rule) => pathRuleMatches(rule, tool, target))) return decide('allow', 'allow rule');
   if (tool === 'edit_file') return decide('allow', 'file edits run without asking');
