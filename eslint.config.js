@@ -23,6 +23,36 @@ const timerMessage = (name) =>
     ? `${SANDBOX}: no process; pass configuration in through the workflow input.`
     : `${SANDBOX}: use sleep() or condition() from @temporalio/workflow instead of ${name}.`;
 
+/**
+ * The folders of src/ from the top down (ARCHITECTURE.md, "Layers"): each imports only the folders
+ * of the rows below its own, types included, so no two folders import each other. Folders of one
+ * row may import each other (the file-level cycle rules keep that one way).
+ */
+const LAYERS = [
+  ['cli'],
+  ['ui', 'eval', 'doctor'],
+  ['runs', 'terminal'],
+  ['cluster', 'testing'],
+  ['worker'],
+  ['workflows'],
+  ['activities'],
+  ['sandbox', 'secrets', 'egress', 'checkpoints'],
+  ['server'],
+  ['connection', 'codec'],
+  ['loop'],
+  ['common'],
+];
+const DETERMINISTIC = ['workflows', 'loop', 'common'];
+const NODE_SIDE = LAYERS.flat().filter((folder) => !DETERMINISTIC.includes(folder));
+/** A relative import that climbs to src/ and goes down into one of these top-level folders (not a subfolder of the same name). */
+const topFolder = (folders) => `^(\\.\\./)+(${folders.join('|')})(/|$)`;
+/** One pattern per folder in the rows above `folder`'s, each naming it. */
+const upwardWalls = (folder) =>
+  LAYERS.slice(0, LAYERS.findIndex((row) => row.includes(folder))).flat().map((above) => ({
+    regex: topFolder([above]),
+    message: `src/${folder} is below src/${above} (ARCHITECTURE.md, Layers): move what both need into a folder below both`,
+  }));
+
 /** What deterministic code may not import: Node built-ins, Node-side code (types excepted), SDK internals, tests. */
 const SANDBOX_PATTERNS = [
   {
@@ -31,20 +61,22 @@ const SANDBOX_PATTERNS = [
   },
   {
     // Workflows name activities by their types only: the code runs on a worker, never in the sandbox.
-    regex: '(^|/)(activities|worker|cli|connection|server|codec|testing)(/|$)',
+    regex: topFolder(NODE_SIDE),
     allowTypeImports: true,
-    message: `${SANDBOX}: only types may come from Node-side code (activities, worker, cli, connection, server, codec, testing).`,
+    message: `${SANDBOX}: only types may come from Node-side code (${NODE_SIDE.join(', ')}).`,
   },
   SDK_INTERNALS,
   TEST_CODE,
 ];
-/** Wire types sit below the loop: the loop reads them, never the reverse. */
-const LOOP_FROM_COMMON = { regex: '(^|/)loop(/|$)', message: 'src/common is below src/loop: move what both need into src/common' };
-/** The CLI reads configuration from src/connection; activities are the worker's. */
+/**
+ * The CLI and what it imports reach the activities only through the worker it starts in-process
+ * (src/worker): configuration they share lives in src/connection or src/common, the sandbox in src/sandbox.
+ */
 const ACTIVITIES_FROM_CLI = {
-  regex: '(^|/)activities(/|$)',
-  message: 'the CLI must not import src/activities (types included): shared configuration lives in src/connection or src/common',
+  regex: topFolder(['activities']),
+  message: 'the CLI and the folders it imports must not import src/activities (types included): shared configuration lives in src/connection or src/common, the sandbox in src/sandbox',
 };
+const CLI_SIDE = ['cli', 'ui', 'eval', 'doctor', 'runs', 'terminal'];
 
 module.exports = defineConfig(
   // Only TypeScript is linted; the two CommonJS config files are not in tsconfig's project.
@@ -74,10 +106,24 @@ module.exports = defineConfig(
     files: ['src/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS, TEST_CODE] }] },
   },
+  ...LAYERS.flat().map((folder) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...(DETERMINISTIC.includes(folder) ? SANDBOX_PATTERNS : [SDK_INTERNALS, TEST_CODE]),
+            ...upwardWalls(folder),
+            ...(CLI_SIDE.includes(folder) ? [ACTIVITIES_FROM_CLI] : []),
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['src/workflows/**/*.ts', 'src/loop/**/*.ts', 'src/common/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: SANDBOX_PATTERNS }],
       'no-restricted-globals': [
         'error',
         ...TIMERS_AND_PROCESS.map((name) => ({ name, message: timerMessage(name) })),
@@ -92,14 +138,6 @@ module.exports = defineConfig(
         ...TIMERS_AND_PROCESS.map((property) => ({ object: 'globalThis', property, message: timerMessage(property) })),
       ],
     },
-  },
-  {
-    files: ['src/common/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...SANDBOX_PATTERNS, LOOP_FROM_COMMON] }] },
-  },
-  {
-    files: ['src/cli/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [SDK_INTERNALS, TEST_CODE, ACTIVITIES_FROM_CLI] }] },
   },
   {
     // The scripted model server reads request bodies of any shape, as the tests do.

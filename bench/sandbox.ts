@@ -11,8 +11,8 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resetSandboxSettings } from '../src/activities/sandbox/sandbox-config';
-import { runShell } from '../src/activities/shell';
+import { resetSandboxSettings } from '../src/sandbox/sandbox-config';
+import { runShell } from '../src/sandbox/shell';
 import { forgetRequests, runScripted } from './agent-runs';
 import type { BenchContext } from './context';
 import { iterationLatencies, makeWorkspace, type ScriptedCall } from './conversation';
@@ -142,7 +142,7 @@ function report(cost: SandboxCost, command: string, share?: IterationShare, nois
     '',
     stamp(command),
     '',
-    `Per command: \`true\` through \`runShell\` (src/activities/shell.ts), ${cost.sandboxed.n} times each way, interleaved, after ${WARM_UP} warm-up runs.`,
+    `Per command: \`true\` through \`runShell\` (src/sandbox/shell.ts), ${cost.sandboxed.n} times each way, interleaved, after ${WARM_UP} warm-up runs.`,
     '',
     table(['mode', 'n', 'p50', 'p95', 'mean', 'max'], [row('bubblewrap', cost.sandboxed), row('BAREAGENT_SANDBOX=off', cost.off)]),
     '',

@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, renameSync
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_SANDBOX_REQUEST, runShell } from '../../src/activities/shell';
+import { DEFAULT_SANDBOX_REQUEST, runShell } from '../../src/sandbox/shell';
 import { formatResults, summarise } from '../../src/eval/report';
 import { loadSuite, type EvalTask } from '../../src/eval/suite';
 import type { TrialResult } from '../../src/eval/trial';

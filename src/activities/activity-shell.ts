@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { SandboxRequest } from '../common/sandbox';
-import { SandboxError } from './sandbox/sandbox-error';
-import { DEFAULT_SANDBOX_REQUEST, runShell, type ShellResult } from './shell';
+import { SandboxError } from '../sandbox/sandbox-error';
+import { DEFAULT_SANDBOX_REQUEST, runShell, type ShellResult } from '../sandbox/shell';
 import { workspaceRoot } from './tools/workspace';
 
 export interface ActivityCommand {

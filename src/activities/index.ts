@@ -14,10 +14,10 @@ import { runProgress } from './progress/run-progress';
 import { reserveTreeBudget } from './tree/reserve-tree-budget';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from '../connection/provider-config';
-import { createRedactor, type Redactor } from './secrets/redact';
-import { redactCommandResult, redactToolOutcome, withRedaction } from './secrets/redacting-activity';
-import { secretsFromEnv } from './secrets/worker-secrets';
-import { capCatalogErrors, capOutcomeError, withCappedErrors } from './secrets/capped-errors';
+import { createRedactor, type Redactor } from '../secrets/redact';
+import { redactCommandResult, redactToolOutcome, withRedaction } from '../secrets/redacting-activity';
+import { secretsFromEnv } from '../secrets/worker-secrets';
+import { capCatalogErrors, capOutcomeError, withCappedErrors } from '../secrets/capped-errors';
 import { toolActivities } from './tools';
 import { workspaceChanges } from './tools/workspace-changes';
 import { attachMentions } from './tools/attach-mentions';
@@ -37,7 +37,7 @@ export interface ActivityConfig {
  *
  * The worker's secrets stay out of the history: a provider (or a proxy in front of it) that puts
  * the key it received into an error message, or a command that prints one, would otherwise have
- * it recorded in the activity's result or failure. See src/activities/secrets.
+ * it recorded in the activity's result or failure. See src/secrets.
  */
 export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);

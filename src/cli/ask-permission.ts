@@ -1,4 +1,3 @@
-import { statusQuery, decidePermissionUpdate } from '../common/contract';
 import { createInterface } from 'node:readline/promises';
 import type { Client } from '@temporalio/client';
 import pc from 'picocolors';
@@ -7,19 +6,8 @@ import { inputDigest } from '../loop/input-digest';
 import { decidedElsewhere, type Decided } from './decided-elsewhere';
 import { LeftRunning } from './left-running';
 import { questionText, type QuestionRequest } from './question-text';
-import type { PermissionDecisionInput, PermissionDecisionResult } from '../common/wire';
-
-/** Still waiting? A follower that starts late must not ask about requests decided long ago. */
-export async function isPending(client: Client, workflowId: string, requestId: string): Promise<boolean> {
-  const status = await client.workflow.getHandle(workflowId).query(statusQuery);
-  return status.pendingPermissions.some((p) => p.requestId === requestId);
-}
-
-export function sendDecision(client: Client, workflowId: string, decision: PermissionDecisionInput): Promise<PermissionDecisionResult> {
-  return client.workflow.getHandle(workflowId).executeUpdate(decidePermissionUpdate, {
-    args: [decision],
-  });
-}
+import type { PermissionDecisionInput } from '../common/wire';
+import { sendDecision } from '../runs/decisions';
 
 /** What an answer typed at the prompt means: `a` allows for the rest of the run. */
 export function parseAnswer(answer: string): PermissionDecisionInput['decision'] {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { RunEvent } from '../common/events';
-import { runEventFeed } from './run-event-feed';
+import { runEventFeed } from '../runs/run-event-feed';
 
 export type Decided = Extract<RunEvent, { type: 'permission_decided' }>;
 

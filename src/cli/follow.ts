@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { RunEvent } from '../common/events';
-import { runEventFeed, type CatchUp } from './run-event-feed';
+import { runEventFeed, type CatchUp } from '../runs/run-event-feed';
 
-export type { CatchUp } from './run-event-feed';
+export type { CatchUp } from '../runs/run-event-feed';
 
 export type EventHandler = (event: RunEvent, offset: number) => void | Promise<void>;
 

@@ -2,7 +2,7 @@ import { connectionOptions } from '../connection/connection-options';
 import { temporalProfile } from '../connection/temporal-profile';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { ProviderConfig } from '../connection/provider-config';
 import { dataConverterFromEnv } from '../codec/data-converter';
 import { bareagentHome } from '../connection/home';
@@ -13,7 +13,8 @@ import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
 import { applySetCurrentPolicy, resolveWorkerVersion } from '../worker/worker-version';
 import { versioningFromEnv } from '../worker/worker-versioning';
-import { IN_PROCESS_WORKER_PREFIX, isLivePoller } from './live-pollers';
+import { IN_PROCESS_WORKER_PREFIX } from '../runs/live-pollers';
+import { installQuietRuntime } from '../runs/quiet-runtime';
 
 export interface Stack {
   client: Client;
@@ -63,47 +64,9 @@ export async function openStack(options: { embedded: boolean; embedLoopback?: bo
   };
 }
 
-/**
- * True when a worker that stays polls the task queue (then no in-process worker is needed). The
- * server keeps listing stopped pollers for minutes, so only recently seen ones count.
- */
-export async function hasLiveWorker(client: Client, namespace: string, taskQueue: string, now = Date.now()): Promise<boolean> {
-  const response = await client.workflowService.describeTaskQueue({
-    namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: 1, // workflow task queue
-  });
-  return (response.pollers ?? []).some((poller) => isLivePoller(poller, now, { localPidGone }));
-}
-
-/** For the SDK's default identity `pid@host`: true when that host is this one and the process is gone. */
-function localPidGone(identity: string): boolean {
-  const match = /^(\d+)@(.+)$/.exec(identity);
-  if (!match || match[2] !== os.hostname()) return false;
-  try {
-    process.kill(Number(match[1]), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 export interface LocalWorker {
   worker: Worker;
   stop(): Promise<void>;
-}
-
-let runtimeReady = false;
-
-/** The SDK's runtime logs errors only: the CLI's own output stays readable. Once per process. */
-export function installQuietRuntime(): void {
-  if (runtimeReady) return;
-  runtimeReady = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-  } catch {
-    // Installed already by the code that embeds this one (a test harness): keep its logger.
-  }
 }
 
 /** A worker inside the CLI's process, for `run` and `demo` on a machine with no worker running. */

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { visibleJson, visibleLines, visibleText } from '../common/visible-text';
-import type { RunOutcome } from './run-outcome';
+import type { RunOutcome } from '../runs/run-outcome';
 
 const log = (line: string) => console.error(pc.dim(line));
 

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { checkpointAt, type CheckpointsView } from '../common/checkpoint';
 import { checkpointsQuery } from '../common/contract';
-import { queryRun } from './query-run';
-import { UsageError } from './run-input';
+import { queryRun } from '../runs/query-run';
+import { UsageError } from '../runs/usage-error';
 
 export interface RunCheckpointsRead {
   view: CheckpointsView & { workspace: string; store: string };

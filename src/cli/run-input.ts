@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { AgentRunInput } from '../common/input';
 import { withProfile } from '../common/profiles';
-import { flagErrors } from './flag-errors';
+import { budgetsFromFlags, type BudgetFlags } from '../runs/budget-flags';
+import { flagErrors } from '../runs/flag-errors';
+import { UsageError } from '../runs/usage-error';
 
-export interface RunFlags {
+export interface RunFlags extends BudgetFlags {
   workspace?: string;
   model?: string;
   system?: string;
@@ -19,23 +21,9 @@ export interface RunFlags {
   projectInstructions?: boolean;
   trustWorkspace?: boolean;
   notify?: string;
-  maxTokens?: string;
-  maxCost?: string;
-  maxWallClock?: string;
   profile?: string;
   finalAnswer?: string;
   attach?: string;
-}
-
-export type BudgetFlags = Pick<RunFlags, 'maxTokens' | 'maxCost' | 'maxWallClock'>;
-
-/** `--max-tokens`, `--max-cost`, `--max-wall-clock` as the input's `budgets` (validated with the rest of the input). */
-export function budgetsFromFlags(flags: BudgetFlags): Record<string, unknown> {
-  return {
-    ...(flags.maxTokens !== undefined ? { maxTokens: Number(flags.maxTokens) } : {}),
-    ...(flags.maxCost !== undefined ? { maxCostUsd: Number(flags.maxCost) } : {}),
-    ...(flags.maxWallClock !== undefined ? { maxWallClock: flags.maxWallClock } : {}),
-  };
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -78,21 +66,4 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
   const parsed = AgentRunInput.safeParse(withProfile(input));
   if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
   return input as AgentRunInput;
-}
-
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-export function firstLine(text: string, max = 120): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-export function newWorkflowId(): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-  return `bareagent-${stamp}-${Math.random().toString(36).slice(2, 8)}`;
 }

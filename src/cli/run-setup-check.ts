@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ProviderConfig } from '../connection/provider-config';
 import { probeModelEndpoint } from '../doctor/model-endpoint';
-import { UsageError } from './run-input';
+import { UsageError } from '../runs/usage-error';
 
 /**
  * What `bareagent run` can find wrong before a durable run exists (a run that fails later stays

@@ -1,5 +1,5 @@
 import type { ScheduleSpec } from '@temporalio/client';
-import { UsageError } from './run-input';
+import { UsageError } from '../runs/usage-error';
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

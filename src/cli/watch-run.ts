@@ -2,10 +2,11 @@ import type { Client } from '@temporalio/client';
 import { visibleJson, visibleProse } from '../common/visible-text';
 import pc from 'picocolors';
 import type { RunEvent } from '../common/events';
-import { askInline, howToAnswer, isPending } from './ask-permission';
+import { askInline, howToAnswer } from './ask-permission';
+import { isPending } from '../runs/decisions';
 import { followRun, type CatchUp } from './follow';
 import { interruptNotice, INTERRUPTED_EXIT, whileFollowing } from './interrupt-notice';
-import { runOutcome, type RunOutcome } from './run-outcome';
+import { runOutcome, type RunOutcome } from '../runs/run-outcome';
 import { openDisplay } from './terminal/open-display';
 import type { RunDisplay } from './terminal/run-display';
 

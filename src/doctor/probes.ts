@@ -1,10 +1,10 @@
 import { describePostgresSource, locatePostgres, NPM_POSTGRES } from '../cluster/postgres';
-import { findBinary } from '../activities/sandbox/find-binary';
-import { pidsCgroupBase } from '../activities/sandbox/pids-cgroup';
-import { probeBwrap } from '../activities/sandbox/sandbox-check';
-import { describeBubblewrapSource, locateBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
-import { readSandboxSettings } from '../activities/sandbox/sandbox-config';
-import { SANDBOX_PATH } from '../activities/sandbox/sandbox-env';
+import { findBinary } from '../sandbox/find-binary';
+import { pidsCgroupBase } from '../sandbox/pids-cgroup';
+import { probeBwrap } from '../sandbox/sandbox-check';
+import { describeBubblewrapSource, locateBubblewrap } from '../sandbox/ensure-bubblewrap';
+import { readSandboxSettings } from '../sandbox/sandbox-config';
+import { SANDBOX_PATH } from '../sandbox/sandbox-env';
 import { describeChromiumSource, locateChromium } from '../testing/chromium';
 import { cachedCliDir, locateTemporalCli, TEMPORAL_CLI_VERSION } from '../server/temporal-cli';
 import { installFix, type Check, type Needs } from './check';

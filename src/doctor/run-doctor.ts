@@ -1,10 +1,10 @@
-import { resetSandboxState } from '../activities/sandbox/describe-sandbox';
-import { ensureBubblewrap } from '../activities/sandbox/ensure-bubblewrap';
+import { resetSandboxState } from '../sandbox/describe-sandbox';
+import { ensureBubblewrap } from '../sandbox/ensure-bubblewrap';
 import { findOrBuildTemporalCli } from '../server/temporal-cli';
 import { ensureChromium } from '../testing/chromium';
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
-import { formatTable, styled, type StyledCell } from '../cli/table';
+import { formatTable, styled, type StyledCell } from '../terminal/table';
 import { failing, type Check, type Fix, type Needs } from './check';
 import { checkBubblewrap, checkCgroup, checkChromium, checkNode, checkPostgres, checkSocat, checkTemporalCli, checkTerminal } from './probes';
 

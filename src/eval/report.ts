@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatTable, styled } from '../cli/table';
+import { formatTable, styled } from '../terminal/table';
 import type { TrialResult } from './trial';
 
 export interface EvalSummary {

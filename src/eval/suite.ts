@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node
 import path from 'node:path';
 import { z } from 'zod';
 import { Budgets, describeIssues, PermissionMode, PermissionRules } from '../common/input';
-import { UsageError } from '../cli/run-input';
+import { UsageError } from '../runs/usage-error';
 import { outsideLinks, specialFiles } from './template-links';
 import { visibleText } from '../common/visible-text';
 

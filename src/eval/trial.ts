@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { durationToMs } from '../common/duration';
-import { DEFAULT_SANDBOX_REQUEST, runShell } from '../activities/shell';
+import { DEFAULT_SANDBOX_REQUEST, runShell } from '../sandbox/shell';
 import { statusQuery, stepsQuery } from '../common/contract';
 import type { AgentRunInput } from '../common/input';
 import { WORKFLOW_TYPE } from '../connection/config';
-import { runOutcome } from '../cli/run-outcome';
+import { runOutcome } from '../runs/run-outcome';
 import type { EvalTask } from './suite';
 import { copyTemplate } from './template-links';
 

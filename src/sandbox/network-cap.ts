@@ -1,5 +1,5 @@
-import type { SandboxNetwork } from '../../common/sandbox';
-import { describeNetwork } from '../../common/sandbox';
+import type { SandboxNetwork } from '../common/sandbox';
+import { describeNetwork } from '../common/sandbox';
 import { NETWORK_LEVELS, type NetworkLevel } from './sandbox-config';
 
 export function networkLevel(network: SandboxNetwork): NetworkLevel {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { bareagentHome } from '../../connection/home';
-import { ensurePrivateDir } from '../../connection/private-files';
-import { operatorPlaces } from '../../connection/workspace-overlap';
+import { bareagentHome } from '../connection/home';
+import { ensurePrivateDir } from '../connection/private-files';
+import { operatorPlaces } from '../connection/workspace-overlap';
 
 /**
  * The operator's state (the home, the checkpoint stores) as real paths, for the sandbox to cover

@@ -1,4 +1,4 @@
-import type { SandboxKind, SandboxRequest } from '../../common/sandbox';
+import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { commandEnv } from './command-env';
 import { bwrapArgs, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
-import { prepareCommand, type PreparedCommand } from './sandbox/prepare-command';
+import { prepareCommand, type PreparedCommand } from './prepare-command';
 
-export { commandEnv } from './sandbox/command-env';
+export { commandEnv } from './command-env';
 
 export interface ShellOptions {
   /** The real path of the run's workspace: the only host directory the command may write (see `sandbox.writableWorkspace`). */
@@ -44,7 +44,7 @@ export interface ShellResult {
 export const DEFAULT_SANDBOX_REQUEST: SandboxRequest = { network: 'none', readOnlyPaths: [], writableWorkspace: true };
 
 /**
- * Runs `bash -c` inside the sandbox (src/activities/sandbox/), in its own process group, so that
+ * Runs `bash -c` inside the sandbox (src/sandbox/), in its own process group, so that
  * a timeout or a cancellation kills the command and every child it started: bwrap runs with
  * --die-with-parent and its own PID namespace, so when the group goes the namespace goes with
  * it. Output (stdout and stderr interleaved) is capped while it streams: a command that prints

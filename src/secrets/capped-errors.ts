@@ -1,5 +1,5 @@
-import type { McpCatalog } from '../../common/mcp';
-import type { ToolOutcome } from '../../common/tool-outcome';
+import type { McpCatalog } from '../common/mcp';
+import type { ToolOutcome } from '../common/tool-outcome';
 
 /**
  * What the model, the system prompt and the history keep of an error text from a server outside

@@ -1,6 +1,6 @@
 import { types } from 'node:util';
-import type { CommandResult } from '../../common/jobs';
-import type { ToolOutcome } from '../../common/tool-outcome';
+import type { CommandResult } from '../common/jobs';
+import type { ToolOutcome } from '../common/tool-outcome';
 import type { Redactor } from './redact';
 
 type Activity<A extends unknown[], R> = (...args: A) => Promise<R>;

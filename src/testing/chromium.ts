@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { findBinary } from '../activities/sandbox/find-binary';
+import { findBinary } from '../sandbox/find-binary';
 import type { Log } from '../server/temporal-cli';
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { UiEnv } from './access';
 import { checkpointsQuery } from '../common/contract';
-import { queryRun } from '../cli/query-run';
+import { queryRun } from '../runs/query-run';
 import { questionCard } from './answer-forms';
 import { changeFor, SaidBefore } from './conversation';
 import { frameFor } from './conversation-html';

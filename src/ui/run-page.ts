@@ -1,6 +1,6 @@
 import { runUiLink } from '../connection/config';
 import type { StepRecord } from '../common/wire';
-import { firstLine } from '../cli/run-input';
+import { firstLine } from '../runs/run-labels';
 import { cancelForm, forkForm, messageForm, questionCard, runPath } from './answer-forms';
 import { blockHtml } from './conversation-html';
 import { foldEvents, textsBeforeQuestions } from './conversation';

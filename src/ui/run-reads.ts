@@ -4,8 +4,8 @@ import { checkpointsQuery, eventsQuery, statusQuery, stepsQuery } from '../commo
 import type { RunEvent } from '../common/events';
 import type { RunStatus, StepRecord } from '../common/wire';
 import type { ModelPrice } from '../loop/budget';
-import { readStartInput } from '../cli/origin-input';
-import { queryRun, queryRunMany } from '../cli/query-run';
+import { readStartInput } from '../runs/origin-input';
+import { queryRun, queryRunMany } from '../runs/query-run';
 import type { Question } from './answer-forms';
 import { textsBeforeQuestions } from './conversation';
 import type { QuestionContext, RunFacts } from './run-context-html';

@@ -16,7 +16,7 @@ import { h, page } from './page-html';
 import { readRun, waitingQuestions } from './run-reads';
 import { runPage } from './run-page';
 import { Sessions } from './session';
-import type { UiSettings } from './ui-settings';
+import type { UiSettings } from '../connection/ui-settings';
 import { visible } from './visible-text';
 
 export interface UiServerOptions extends UiSettings {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { bareagentHome } from '../connection/home';
 import { ensurePrivateDir, writePrivateFile } from '../connection/private-files';
-import { bundleOptions } from './create-worker';
+import { bundleOptions } from './workflow-bundle';
 
 /**
  * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { queryRun } from '../../src/cli/query-run';
+import { queryRun } from '../../src/runs/query-run';
 import { statusQuery, stepsQuery } from '../../src/common/contract';
 import { Harness } from '../support/harness';
 import { runCli } from '../support/cli';

@@ -8,8 +8,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { resetSandboxState } from '../../src/activities/sandbox/describe-sandbox';
-import { runShell, type ShellOptions, type ShellResult } from '../../src/activities/shell';
+import { resetSandboxState } from '../../src/sandbox/describe-sandbox';
+import { runShell, type ShellOptions, type ShellResult } from '../../src/sandbox/shell';
 import type { SandboxRequest } from '../../src/common/sandbox';
 import { readTestEnv } from '../support/test-env';
 

@@ -5,7 +5,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { preflight } from '../../src/doctor/run-doctor';
 import { ensureDevServer } from '../../src/server/dev-server';
 import { findOrBuildTemporalCli } from '../../src/server/temporal-cli';
-import { bundleOptions } from '../../src/worker/create-worker';
+import { bundleOptions } from '../../src/worker/workflow-bundle';
 import { warningsOnlyLogger } from '../../src/worker/warnings-only-logger';
 import { freePort } from './free-port';
 import { onCluster, startTestCluster } from './test-cluster';

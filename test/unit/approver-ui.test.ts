@@ -8,7 +8,7 @@ import { blockHtml, frameFor } from '../../src/ui/conversation-html';
 import { changeFor, foldEvents, textsBeforeQuestions } from '../../src/ui/conversation';
 import { costLabel, diffHtml } from '../../src/ui/run-context-html';
 import { Sessions } from '../../src/ui/session';
-import { publicUrl, runPageUrl, uiSettingsFromEnv } from '../../src/ui/ui-settings';
+import { publicUrl, runPageUrl, uiSettingsFromEnv } from '../../src/connection/ui-settings';
 import { loadUiToken } from '../../src/ui/ui-token';
 import { visible } from '../../src/ui/visible-text';
 

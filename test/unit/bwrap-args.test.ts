@@ -1,8 +1,8 @@
-import { isHostAllowed, parseAllowHosts } from '../../src/activities/sandbox/allow-hosts';
-import { bwrapArgs, PROXY_MOUNT, sandboxEnv, type BwrapSpec } from '../../src/activities/sandbox/bwrap-args';
-import { launcherArgs } from '../../src/activities/sandbox/launcher';
-import { networkCapError } from '../../src/activities/sandbox/network-cap';
-import { readSandboxSettings } from '../../src/activities/sandbox/sandbox-config';
+import { isHostAllowed, parseAllowHosts } from '../../src/sandbox/allow-hosts';
+import { bwrapArgs, PROXY_MOUNT, sandboxEnv, type BwrapSpec } from '../../src/sandbox/bwrap-args';
+import { launcherArgs } from '../../src/sandbox/launcher';
+import { networkCapError } from '../../src/sandbox/network-cap';
+import { readSandboxSettings } from '../../src/sandbox/sandbox-config';
 
 const base: BwrapSpec = {
   system: [{ path: '/usr' }, { path: '/bin', symlinkTo: 'usr/bin' }, { path: '/etc' }],

@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { completedPrefix } from '../../src/cli/completed-history';
+import { completedPrefix } from '../../src/runs/completed-history';
 
 const T = temporal.api.enums.v1.EventType;
 const events = (...types: number[]): temporal.api.history.v1.IHistoryEvent[] => types.map((eventType) => ({ eventType }));

@@ -1,5 +1,5 @@
-import { parseEgressAllow, refusedAddress, isHostAllowedByOperator } from '../../src/activities/egress/egress-policy';
-import { resolveAllowed, setEgressResolver } from '../../src/activities/egress/resolve-allowed';
+import { parseEgressAllow, refusedAddress, isHostAllowedByOperator } from '../../src/egress/egress-policy';
+import { resolveAllowed, setEgressResolver } from '../../src/egress/resolve-allowed';
 
 const none = parseEgressAllow(undefined);
 

@@ -1,5 +1,5 @@
-import { forkInput } from '../../src/cli/commands/fork';
-import { UsageError } from '../../src/cli/run-input';
+import { forkInput } from '../../src/runs/fork-input';
+import { UsageError } from '../../src/runs/usage-error';
 
 const origin = {
   workflowId: 'fix-1',

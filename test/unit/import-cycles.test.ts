@@ -74,6 +74,19 @@ test('no import cycles in src, type-only imports included', () => {
   expect(cycles(graph)).toEqual([]);
 });
 
+test('no two top-level folders of src import each other, directly or around a loop', () => {
+  const folderOf = (file: string): string => path.join(SRC, path.relative(SRC, file).split(path.sep)[0]!);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of importGraph(sourceFiles(SRC))) {
+    if (path.dirname(file) === SRC) continue; // the entry points import anything
+    const from = folders.get(folderOf(file)) ?? new Set<string>();
+    for (const target of targets) if (folderOf(target) !== folderOf(file)) from.add(folderOf(target));
+    folders.set(folderOf(file), from);
+  }
+  expect(folders.size).toBeGreaterThan(15);
+  expect(cycles(new Map([...folders].map(([folder, targets]) => [folder, [...targets]])))).toEqual([]);
+});
+
 test('the cycle check sees a cycle made only of type imports', () => {
   const a = path.join(SRC, 'probe-a.ts');
   const b = path.join(SRC, 'probe-b.ts');

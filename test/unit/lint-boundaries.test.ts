@@ -35,7 +35,12 @@ const FORBIDDEN: Array<[string, string, RegExp]> = [
   ['src/common/probe.ts', "export const home = process.env.HOME;\n", /no process/],
   ['src/loop/probe.ts', "export const r = Math.random();\n", /randomness/],
   ['src/workflows/probe.ts', "import { providerConfigFromEnv } from '../connection/provider-config';\nexport const p = providerConfigFromEnv;\n", /only types may come from Node-side code/],
-  ['src/cli/probe.ts', "import type { Activities } from '../activities';\nexport type A = Activities;\n", /the CLI must not import src\/activities/],
+  ['src/cli/probe.ts', "import type { Activities } from '../activities';\nexport type A = Activities;\n", /the CLI and the folders it imports must not import src\/activities/],
+  ['src/runs/probe.ts', "import type { Activities } from '../activities';\nexport type A = Activities;\n", /the CLI and the folders it imports must not import src\/activities/],
+  ['src/ui/probe.ts', "import { watchRun } from '../cli/watch-run';\nexport const w = watchRun;\n", /src\/ui is below src\/cli/],
+  ['src/runs/probe.ts', "import { runTitle } from '../ui/run-page';\nexport const t = runTitle;\n", /src\/runs is below src\/ui/],
+  ['src/sandbox/probe.ts', "import type { Activities } from '../activities';\nexport type A = Activities;\n", /src\/sandbox is below src\/activities/],
+  ['src/workflows/probe.ts', "import { runShell } from '../sandbox/shell';\nexport const r = runShell;\n", /only types may come from Node-side code/],
   ['src/common/probe.ts', "import { parseRule } from '../loop/permission-rules';\nexport const p = parseRule;\n", /src\/common is below src\/loop/],
   ['src/common/probe.ts', "import { connectionFromEnv } from '../connection/config';\nexport const c = connectionFromEnv;\n", /only types may come from Node-side code/],
   ['src/loop/probe.ts', "import { msToNumber } from '@temporalio/common/lib/time';\nexport const m = msToNumber;\n", /public entry point/],
@@ -44,6 +49,8 @@ const FORBIDDEN: Array<[string, string, RegExp]> = [
 const ALLOWED: Array<[string, string]> = [
   ['src/workflows/probe.ts', "import type { Activities } from '../activities';\nexport type A = Activities;\n"],
   ['src/cli/probe.ts', "import { ScriptedModelServer } from '../testing/scripted-model-server';\nexport const s = ScriptedModelServer;\n"],
+  ['src/ui/probe.ts', "import { queryRun } from '../runs/query-run';\nexport const q = queryRun;\n"],
+  ['src/workflows/probe.ts', "import { SandboxInput } from '../common/sandbox';\nexport const s = SandboxInput;\n"],
 ];
 
 test('every forbidden import fails lint, and what the boundaries allow passes', () => {

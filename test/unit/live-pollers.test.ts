@@ -1,4 +1,4 @@
-import { isLivePoller, LIVE_POLLER_MAX_AGE_MS } from '../../src/cli/live-pollers';
+import { isLivePoller, LIVE_POLLER_MAX_AGE_MS } from '../../src/runs/live-pollers';
 
 const now = Date.parse('2025-01-01T12:00:00Z');
 const seenAgo = (ms: number, identity = '4242@build-box') => ({ identity, lastAccessTime: { seconds: Math.floor((now - ms) / 1000), nanos: 0 } });

@@ -1,7 +1,8 @@
 import { describeAttachments } from '../../src/common/attachments';
 import { parseAgentRunInput } from '../../src/common/input';
 import { PROFILE_NAMES, withProfile } from '../../src/common/profiles';
-import { buildRunInput, UsageError } from '../../src/cli/run-input';
+import { buildRunInput } from '../../src/cli/run-input';
+import { UsageError } from '../../src/runs/usage-error';
 import { trialInput } from '../../src/eval/trial';
 import { findMentions } from '../../src/loop/mentions';
 import { settingsBody } from '../../src/activities/model/settings-body';

@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { createRedactor, REDACTED } from '../../src/activities/secrets/redact';
-import { redactError, withRedaction } from '../../src/activities/secrets/redacting-activity';
-import { base64Core } from '../../src/activities/secrets/secret-forms';
-import { secretsFromEnv } from '../../src/activities/secrets/worker-secrets';
+import { createRedactor, REDACTED } from '../../src/secrets/redact';
+import { redactError, withRedaction } from '../../src/secrets/redacting-activity';
+import { base64Core } from '../../src/secrets/secret-forms';
+import { secretsFromEnv } from '../../src/secrets/worker-secrets';
 
 const SECRET = 'sk-test-Zq8vR2mW7pX4kL9nB3cT6yH1';
 const redactor = createRedactor([SECRET]);

@@ -1,5 +1,6 @@
-import { buildRunInput, UsageError } from '../../src/cli/run-input';
-import { forkInput } from '../../src/cli/commands/fork';
+import { buildRunInput } from '../../src/cli/run-input';
+import { UsageError } from '../../src/runs/usage-error';
+import { forkInput } from '../../src/runs/fork-input';
 import { settingsQuestionLines } from '../../src/cli/settings-question';
 
 test('--network and --read-path become the run sandbox', () => {

@@ -1,4 +1,4 @@
-import { UsageError } from '../../src/cli/run-input';
+import { UsageError } from '../../src/runs/usage-error';
 import { parseInterval, scheduleSpec } from '../../src/cli/schedule-spec';
 
 test('--every takes unit-suffixed durations, summed', () => {

@@ -111,7 +111,7 @@ describe('a worker process that holds secrets in its environment', () => {
 
   /**
    * `$PPID` is an expansion, so the guard asks in default mode; `auto` runs it. Commands run in
-   * bubblewrap's own PID namespace (src/activities/sandbox/): the worker, whose
+   * bubblewrap's own PID namespace (src/sandbox/): the worker, whose
    * /proc/<pid>/environ still holds the key it was started with, is out of sight.
    */
   test('bash cannot read the worker key through /proc/$PPID/environ', async () => {

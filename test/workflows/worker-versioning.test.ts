@@ -1,7 +1,7 @@
 import { permissionDecisionSignal, stepsQuery } from '../../src/common/contract';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { queryRun } from '../../src/cli/query-run';
+import { queryRun } from '../../src/runs/query-run';
 import { makeCurrentWhenDue, type DeploymentVersion } from '../../src/worker/make-current';
 import { runCli } from '../support/cli';
 import type { Harness } from '../support/harness';

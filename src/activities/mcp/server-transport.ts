@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../common/mcp';
 import type { SandboxRequest } from '../../common/sandbox';
-import { egressFetch } from '../egress/egress-fetch';
-import { prepareCommand } from '../sandbox/prepare-command';
+import { egressFetch } from '../../egress/egress-fetch';
+import { prepareCommand } from '../../sandbox/prepare-command';
 
 export interface OpenedTransport {
   transport: Transport;

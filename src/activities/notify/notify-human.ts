@@ -1,8 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { NotifyRequest, NotifyResult } from '../../common/notify';
-import { publicUrl, runPageUrl } from '../../ui/ui-settings';
-import { egressFetch } from '../egress/egress-fetch';
-import { EgressRefused } from '../egress/resolve-allowed';
+import { publicUrl, runPageUrl } from '../../connection/ui-settings';
+import { egressFetch } from '../../egress/egress-fetch';
+import { EgressRefused } from '../../egress/resolve-allowed';
 
 /** One attempt's wait for a webhook; a hanging one fails the attempt and the retry policy decides. */
 export const WEBHOOK_TIMEOUT_MS = 5_000;

@@ -1,6 +1,6 @@
 import type { SandboxKind, SandboxRequest } from '../../common/sandbox';
 import type { ToolArgs } from '../../common/tool-schemas';
-import { DEFAULT_SANDBOX_REQUEST, runShell } from '../shell';
+import { DEFAULT_SANDBOX_REQUEST, runShell } from '../../sandbox/shell';
 import { BASH_TAIL_CHARS, MAX_TOOL_OUTPUT_CHARS } from './limits';
 
 export interface BashContext {

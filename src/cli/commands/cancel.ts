@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { visibleJson } from '../../common/visible-text';
 import pc from 'picocolors';
 import { openStack } from '../local-stack';
-import { EXIT, runOutcome, type RunOutcome } from '../run-outcome';
-import { UsageError } from '../run-input';
+import { EXIT, runOutcome, type RunOutcome } from '../../runs/run-outcome';
+import { UsageError } from '../../runs/usage-error';
 
 export interface CancelFlags {
   wait?: boolean;

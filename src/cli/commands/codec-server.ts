@@ -5,7 +5,7 @@ import { EncryptionCodec } from '../../codec/encryption-codec';
 import { ENCRYPTION_KEY_ENV, encryptionKeyFromEnv } from '../../codec/encryption-key';
 import { startCodecServer } from '../../codec/codec-server';
 import { uiPortFromEnv } from '../../connection/config';
-import { UsageError } from '../run-input';
+import { UsageError } from '../../runs/usage-error';
 
 export interface CodecServerFlags {
   port?: string;

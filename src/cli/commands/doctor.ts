@@ -4,7 +4,7 @@ import { failing, type Check } from '../../doctor/check';
 import { probeModelEndpoint } from '../../doctor/model-endpoint';
 import { renderChecks, runChecks } from '../../doctor/run-doctor';
 import { packageVersion } from '../../connection/package-version';
-import { EXIT } from '../run-outcome';
+import { EXIT } from '../../runs/run-outcome';
 
 /** `bareagent doctor [--for-tests] [--model]`: what this machine has and lacks, and the exact fix; exit 1 when a required check fails. */
 export function registerDoctor(program: Command, set: (p: Promise<number>) => void): void {

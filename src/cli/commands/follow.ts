@@ -3,8 +3,8 @@ import pc from 'picocolors';
 import { runUiLink } from '../../connection/config';
 import { openStack } from '../local-stack';
 import { reportOutcome } from '../report-outcome';
-import { exitCodeOf } from '../run-outcome';
-import { UsageError } from '../run-input';
+import { exitCodeOf } from '../../runs/run-outcome';
+import { UsageError } from '../../runs/usage-error';
 import { watchRun } from '../watch-run';
 
 export interface FollowFlags {

@@ -2,19 +2,19 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { AgentRunInput } from '../../common/input';
 import { forkSummary } from '../../common/fork';
-import { readOrigin, type Origin } from '../origin-input';
-import { budgetsFromFlags, firstLine, UsageError, type BudgetFlags } from '../run-input';
-import { flagErrors } from '../flag-errors';
+import { readOrigin, type Origin } from '../../runs/origin-input';
+import { budgetsFromFlags } from '../../runs/budget-flags';
+import { flagErrors } from '../../runs/flag-errors';
+import { forkInput, type ForkOverrides } from '../../runs/fork-input';
+import { firstLine } from '../../runs/run-labels';
+import { UsageError } from '../../runs/usage-error';
 import { launchRun } from './run';
 
-export interface ForkFlags extends BudgetFlags {
+export interface ForkFlags extends ForkOverrides {
   step?: string;
   prompt?: string;
-  model?: string;
-  maxIterations?: string;
   id?: string;
   json?: boolean;
-  restoreFiles?: boolean;
 }
 
 export const RESUME_PROMPT = 'Continue from where you stopped.';
@@ -61,23 +61,6 @@ function checkOverrides(prompt: string, flags: ForkFlags): void {
     ...(flags.maxIterations !== undefined ? { maxIterations: Number(flags.maxIterations) } : {}),
   });
   if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
-}
-
-/** The origin's input with the fork's prompt, link and overrides; budgets merge over the origin's, key by key. */
-export function forkInput(origin: Origin, prompt: string, step: number | undefined, flags: ForkFlags): AgentRunInput {
-  const budgets = { ...(origin.input.budgets ?? {}), ...budgetsFromFlags(flags) };
-  const input = {
-    ...origin.input,
-    prompt,
-    forkFrom: { workflowId: origin.workflowId, ...(step !== undefined ? { step } : {}), ...(flags.restoreFiles ? { restoreFiles: true } : {}) },
-    ...(flags.model ? { model: flags.model } : {}),
-    ...(flags.maxIterations !== undefined ? { maxIterations: Number(flags.maxIterations) } : {}),
-    budgets,
-  };
-  // In the flags' terms (`--max-iterations must be a positive integer`), like `run`.
-  const parsed = AgentRunInput.safeParse(input);
-  if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
-  return input as AgentRunInput;
 }
 
 function budgetOptions(command: Command): Command {

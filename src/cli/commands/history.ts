@@ -3,8 +3,8 @@ import { visibleText, visibleJson } from '../../common/visible-text';
 import type { Command } from 'commander';
 import type { BudgetSnapshot, StepRecord } from '../../common/wire';
 import { openStack } from '../local-stack';
-import { queryRun } from '../query-run';
-import { formatTable } from '../table';
+import { queryRun } from '../../runs/query-run';
+import { formatTable } from '../../terminal/table';
 
 /** `bareagent history <workflowId>`: the run's step records (the `steps` query) as a table. */
 export async function historyCommand(workflowId: string, flags: { json?: boolean }): Promise<number> {

@@ -5,9 +5,10 @@ import { Option, type Command } from 'commander';
 import pc from 'picocolors';
 import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
-import { firstLine, UsageError } from '../run-input';
+import { firstLine } from '../../runs/run-labels';
+import { UsageError } from '../../runs/usage-error';
 import { versionLabel } from '../run-version';
-import { formatTable } from '../table';
+import { formatTable } from '../../terminal/table';
 
 export const RUN_STATUSES = ['running', 'awaiting_approval', 'completed', 'failed'] as const;
 

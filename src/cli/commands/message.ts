@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { UserMessageInput } from '../../common/wire';
 import { openStack } from '../local-stack';
-import { UsageError } from '../run-input';
+import { UsageError } from '../../runs/usage-error';
 
 /** `bareagent message <workflowId> <text>`: the `userMessage` signal, taken at the run's next safe boundary. */
 export async function messageCommand(workflowId: string, text: string, flags: { json?: boolean }): Promise<number> {

@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import type { ContentBlock, Message } from '../../common/messages';
 import { toolSummary } from '../../common/tool-schemas';
 import { openStack } from '../local-stack';
-import { queryRun } from '../query-run';
+import { queryRun } from '../../runs/query-run';
 
 const RESULT_LINES = 6;
 const RESULT_CHARS = 600;

@@ -5,7 +5,7 @@ import pc from 'picocolors';
 import { PATCH_LEDGER, type PatchEntry } from '../../common/patch-ledger';
 import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
-import { formatTable } from '../table';
+import { formatTable } from '../../terminal/table';
 
 /** How many open runs are named in full per patch; the count is always exact. */
 const LISTED_RUNS = 5;

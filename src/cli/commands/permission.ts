@@ -2,10 +2,10 @@ import { statusQuery } from '../../common/contract';
 import { visibleJson, visibleText } from '../../common/visible-text';
 import pc from 'picocolors';
 import { inputDigest } from '../../loop/input-digest';
-import { sendDecision } from '../ask-permission';
+import { sendDecision } from '../../runs/decisions';
 import { questionText } from '../question-text';
 import { openStack } from '../local-stack';
-import { UsageError } from '../run-input';
+import { UsageError } from '../../runs/usage-error';
 
 /**
  * `bareagent approve|deny <workflowId> [requestId]`: with no request id, the one the run waits on.

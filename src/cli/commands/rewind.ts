@@ -11,7 +11,7 @@ import { visibleText, visibleJson } from '../../common/visible-text';
 import { openStack } from '../local-stack';
 import { leftOutLines } from '../left-out';
 import { readRunCheckpoints, snapshotAt, stepFlag } from '../run-checkpoints';
-import { UsageError } from '../run-input';
+import { UsageError } from '../../runs/usage-error';
 
 export interface RewindFlags {
   step?: string;

@@ -4,9 +4,11 @@ import { Option, type Command } from 'commander';
 import pc from 'picocolors';
 import { WORKFLOW_TYPE } from '../../connection/config';
 import { openStack } from '../local-stack';
-import { buildRunInput, firstLine, UsageError, type RunFlags } from '../run-input';
+import { buildRunInput, type RunFlags } from '../run-input';
+import { firstLine } from '../../runs/run-labels';
+import { UsageError } from '../../runs/usage-error';
 import { scheduleSpec } from '../schedule-spec';
-import { formatTable } from '../table';
+import { formatTable } from '../../terminal/table';
 
 const OVERLAPS = ['skip', 'buffer_one', 'buffer_all', 'cancel_other', 'terminate_other', 'allow_all'] as const;
 /** The schedule's memo key for the spec as the user wrote it: the server hands cron back as calendars. */

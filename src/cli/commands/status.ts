@@ -5,7 +5,7 @@ import { toolSummary } from '../../common/tool-schemas';
 import { visibleText, visibleJson } from '../../common/visible-text';
 import type { RunStatus } from '../../common/wire';
 import { openStack } from '../local-stack';
-import { queryRun } from '../query-run';
+import { queryRun } from '../../runs/query-run';
 import { versionLabel } from '../run-version';
 
 /** `bareagent status [workflowId]`: one run's state, or every run that waits for a human. */

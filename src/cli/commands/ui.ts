@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { bareagentHome } from '../../connection/home';
 import { startUiServer } from '../../ui/ui-server';
-import { uiSettingsFromEnv } from '../../ui/ui-settings';
+import { uiSettingsFromEnv } from '../../connection/ui-settings';
 import { loadUiToken } from '../../ui/ui-token';
 import { openStack } from '../local-stack';
 

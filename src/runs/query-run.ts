@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
-import { hasLiveWorker } from './local-stack';
+import { hasLiveWorker } from './live-pollers';
 import { replayQueries, type ReplayQuery } from './replay-reader';
 
 /**

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import { WORKFLOW_TYPE } from '../connection/config';
 import type { AgentRunInput } from '../common/input';
-import { UsageError } from './run-input';
+import { UsageError } from './usage-error';
 
 export interface Origin {
   workflowId: string;

@@ -1,3 +1,6 @@
+import os from 'node:os';
+import type { Client } from '@temporalio/client';
+
 /** Enough of a `PollerInfo` from `describeTaskQueue` to judge it (protobuf Timestamp, Long seconds). */
 export interface PollerSeen {
   identity?: string | null;
@@ -31,4 +34,29 @@ export function isLivePoller(
   if (seconds === undefined || seconds === null) return false;
   const seenAt = (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (poller.lastAccessTime?.nanos ?? 0) / 1e6;
   return now - seenAt <= (options.maxAgeMs ?? LIVE_POLLER_MAX_AGE_MS);
+}
+
+/**
+ * True when a worker that stays polls the task queue (then no in-process worker is needed). The
+ * server keeps listing stopped pollers for minutes, so only recently seen ones count.
+ */
+export async function hasLiveWorker(client: Client, namespace: string, taskQueue: string, now = Date.now()): Promise<boolean> {
+  const response = await client.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: 1, // workflow task queue
+  });
+  return (response.pollers ?? []).some((poller) => isLivePoller(poller, now, { localPidGone }));
+}
+
+/** For the SDK's default identity `pid@host`: true when that host is this one and the process is gone. */
+function localPidGone(identity: string): boolean {
+  const match = /^(\d+)@(.+)$/.exec(identity);
+  if (!match || match[2] !== os.hostname()) return false;
+  try {
+    process.kill(Number(match[1]), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

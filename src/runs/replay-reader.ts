@@ -6,10 +6,10 @@ import { dataConverterFromEnv } from '../codec/data-converter';
 import { ENCRYPTED_ENCODING } from '../codec/encryption-codec';
 import { payloadConverter } from '../common/payload-converter';
 import { cachedWorkflowBundle } from '../worker/cached-bundle';
-import { payloadConverterPath } from '../worker/create-worker';
+import { payloadConverterPath } from '../worker/workflow-bundle';
 import { tracingSinks } from '../worker/tracing-sinks';
 import { completedPrefix } from './completed-history';
-import { installQuietRuntime } from './local-stack';
+import { installQuietRuntime } from './quiet-runtime';
 
 type History = temporal.api.history.v1.IHistory;
 
