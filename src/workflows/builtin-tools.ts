@@ -1,10 +1,9 @@
 import type { CheckpointRequest } from '../common/checkpoint';
 import { describeIssues } from '../common/input';
-import type { ToolCall } from '../common/messages';
 import type { SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { isToolName, toolEffects, toolSchemas, toolSummary, type ToolName } from '../common/tool-schemas';
-import type { PermissionDecision } from '../loop/permissions';
+import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
 import type { ToolKind } from './tool-dispatch';
 
@@ -16,13 +15,14 @@ export interface BuiltInToolContext {
   sandbox: SandboxRequest;
   /** The tools this run offers (its agent type's subset); any other name is unknown here. */
   offered: ReadonlySet<string>;
-  checkPermission(name: string, input: unknown): PermissionDecision;
+  policy: PermissionPolicy;
+  guard: typeof checkPermission;
   /** Whether the conversation read or wrote this file already: edit_file's miss says so when it did not. */
   fileRead?(path: string): boolean;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
-  callKey(call: ToolCall): string;
+  callKey: string;
   /** The checkpoint a writing tool's activity takes after it ran, if any; called just before it is scheduled. */
   checkpointRequest?(): CheckpointRequest | undefined;
 }
@@ -34,8 +34,8 @@ export function builtInTool(name: string, context: BuiltInToolContext): ToolKind
   return {
     effect,
     validate: (input) => validate(name, input),
-    decide: (args) => context.checkPermission(name, args),
-    execute: (args, call) => (effect === 'workflow' ? context.runWorkflowTool(name, args) : runToolActivity(name, args, context, context.callKey(call))),
+    decide: (args) => context.guard(context.policy, name, args),
+    execute: (args) => (effect === 'workflow' ? context.runWorkflowTool(name, args) : runToolActivity(name, args, context)),
     describe: (args) => toolSummary(name, args, 200),
   };
 }
@@ -57,7 +57,7 @@ function blankArgument(input: unknown): string | undefined {
   return undefined;
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest }: BuiltInToolContext, callId: string): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
   const effect = toolEffects[name];
   const local = effect === 'read' && !toolTaskQueue;
   const proxy = local ? localReadTools : effect === 'once' ? onceTools : repeatableTools;

@@ -1,6 +1,5 @@
 import type { AgentRunConfig } from '../common/input';
 import { mcpToolEffect, type McpCatalog, type McpServerListing, type McpTool } from '../common/mcp';
-import type { ToolCall } from '../common/messages';
 import type { PinnedFile } from '../common/pinned-files';
 import type { SandboxRequest } from '../common/sandbox';
 import { checkMcpPermission } from '../loop/mcp-permission';
@@ -49,7 +48,7 @@ export interface McpToolContext {
   sandbox: SandboxRequest;
   policy: PermissionPolicy;
   /** The call's idempotency key, sent in the request's `_meta`. */
-  callKey(call: ToolCall): string;
+  callKey: string;
 }
 
 /** An MCP tool of the run's listing: a JSON object's arguments, the MCP guard, the call on the tool worker. */
@@ -63,7 +62,7 @@ export function mcpTool({ tool, server }: { tool: McpTool; server: McpServerList
       return typeof args !== 'object' || Array.isArray(args) ? { invalid: 'arguments must be a JSON object' } : { args };
     },
     decide: (args) => checkMcpPermission(context.policy, { name: tool.name, effect }, args),
-    execute: (args, call) => {
+    execute: (args) => {
       const { config } = context;
       return (effect === 'once' ? mcpOnce : mcpRepeatable).mcpCallTool.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, [
         {
@@ -76,7 +75,7 @@ export function mcpTool({ tool, server }: { tool: McpTool; server: McpServerList
           tool: tool.tool,
           arguments: args as Record<string, unknown>,
           sandbox: context.sandbox,
-          callId: context.callKey(call),
+          callId: context.callKey,
         },
       ]);
     },

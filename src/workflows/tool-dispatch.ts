@@ -15,14 +15,12 @@ export interface ToolKind {
   /** The arguments the tool runs with, or what is wrong with them. */
   validate(input: unknown): { args: unknown } | { invalid: string };
   decide(args: unknown): PermissionDecision;
-  execute(args: unknown, call: ToolCall): Promise<ToolOutcome>;
+  execute(args: unknown): Promise<ToolOutcome>;
   /** The call as an at-most-once failure names it to the model. */
   describe(args: unknown): string;
 }
 
 export interface DispatchContext {
-  /** The tool a call names, if this run offers one by that name. */
-  kindOf(call: ToolCall): ToolKind | undefined;
   /** Asks a human; resolves to whether the call may run. */
   askHuman(call: ToolCall, parsedInput: unknown, decision: PermissionDecision): Promise<boolean>;
   hooks: Pick<RunHooks, 'preToolUse' | 'postToolUse'>;
@@ -38,8 +36,7 @@ export interface DispatchContext {
  * One tool call, built-in or MCP: validate, the guard, a human if it asks, the PreToolUse hooks,
  * the tool, the PostToolUse hooks. Every outcome is a tool_result: a failing tool never stops the loop.
  */
-export async function dispatchToolCall(call: ToolCall, context: DispatchContext): Promise<ToolResultBlock> {
-  const kind = context.kindOf(call);
+export async function dispatchToolCall(call: ToolCall, kind: ToolKind | undefined, context: DispatchContext): Promise<ToolResultBlock> {
   if (!kind) return unknownToolResult(call.id, call.name);
   const checked = call.parseError ? { invalid: call.parseError } : kind.validate(call.input);
   if ('invalid' in checked) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${checked.invalid}`);
@@ -57,7 +54,7 @@ export async function dispatchToolCall(call: ToolCall, context: DispatchContext)
 
 async function run(call: ToolCall, kind: ToolKind, args: unknown, context: DispatchContext): Promise<ToolResultBlock> {
   const startedAt = Date.now();
-  const ran = await attempt(() => kind.execute(args, call));
+  const ran = await attempt(() => kind.execute(args));
   if (!ran.ok) {
     const known = kind.effect === 'once' ? await context.atMostOnceFailed(call, kind.describe(args), startedAt, ran.error) : '';
     return handlerErrorResult(call.id, ran.type, ran.message + known);

@@ -126,8 +126,7 @@ export class ToolRound {
     const { state, report } = this.context;
     if (!alreadyShown) report.publish({ type: 'tool_call', step: state.budget.iterations, id: call.id, name: call.name, input: call.input });
     report.setPhase('running_tool');
-    return dispatchToolCall(call, {
-      kindOf: (c) => this.kindOf(c),
+    return dispatchToolCall(call, this.kindOf(call), {
       askHuman: (c, args, decision) => this.context.human.ask(c, args, decision),
       hooks: this.context.hooks,
       atMostOnceFailed: (c, summary, startedAt, err) => this.lost.failed(c, summary, startedAt, err),
@@ -144,7 +143,7 @@ export class ToolRound {
   /** The tool a call names: an MCP tool of the run's listing, else a built-in one the run offers. */
   private kindOf(call: ToolCall): ToolKind | undefined {
     const { config, state, sandbox, policy } = this.context;
-    const callKey = (c: ToolCall) => idempotencyKey(this.context.workflowId, c.id);
+    const callKey = idempotencyKey(this.context.workflowId, call.id);
     const mcp = findMcpTool(state.mcp, call.name);
     if (mcp) return mcpTool(mcp, { config, sandbox, policy, callKey });
     return builtInTool(call.name, {
@@ -152,7 +151,8 @@ export class ToolRound {
       toolTaskQueue: config.toolTaskQueue,
       sandbox,
       offered: this.context.offered,
-      checkPermission: (name, args) => this.context.guard(policy, name, args),
+      policy,
+      guard: this.context.guard,
       runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
       fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
       callKey,
