@@ -1,0 +1,96 @@
+import { workflowInfo } from '@temporalio/workflow';
+import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
+import type { AgentRunConfig } from '../common/input';
+import type { SandboxRequest } from '../common/sandbox';
+import { agentType, toolsFor } from '../loop/agent-types';
+import type { BudgetLimits } from '../loop/budget';
+import { DEFAULT_COMPACTION } from '../loop/compaction';
+import { parseRule } from '../loop/permission-rules';
+import { checkPermission, createPolicy } from '../loop/permissions';
+import { guardSettingsFiles } from '../loop/settings-files';
+import type { Transition } from '../loop/transitions';
+import type { CompletionContext } from './completion';
+import { HumanChannel } from './human-channel';
+import { JobBoard } from './job-board';
+import type { MentionContext } from './mentions';
+import { ModelTurn } from './model-turn';
+import { RunHooks } from './run-hooks';
+import { setRunHandlers } from './run-handlers';
+import { RunReporter } from './run-reporter';
+import { initialRunState, type RunState } from './run-state';
+import { sandboxRequest } from './sandbox-request';
+import { StallWatchdog } from './stall-watchdog';
+import { ToolRound } from './tool-round';
+import { TreeBudget } from './tree-budget';
+
+export type RunConfig = Omit<AgentRunConfig, 'resume'>;
+
+/** What the loop works with: the run's config and state, and the collaborators that share them. */
+export interface RunParts {
+  config: RunConfig;
+  state: RunState;
+  /** The first run of a conversation (not one continued as new): it does the run-start work. */
+  fresh: boolean;
+  workflowId: string;
+  stream: WorkflowStream;
+  report: RunReporter;
+  board: JobBoard;
+  human: HumanChannel;
+  tree: TreeBudget;
+  tools: ToolRound;
+  model: ModelTurn;
+  completion: CompletionContext;
+  mentions: MentionContext;
+  watchdog: StallWatchdog | undefined;
+  limits: BudgetLimits;
+  sandbox: SandboxRequest;
+}
+
+/** The guard of a run: the permission check, and writes of settings and instruction files ask. */
+const guardOfRun: typeof checkPermission = (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
+
+/**
+ * Builds a run's collaborators from its config and its state (fresh, or carried across
+ * continue-as-new), and sets its query, signal and update handlers. What they share lives in
+ * `state`, so the next run gets it; each collaborator reaches the others only through what it is
+ * handed here.
+ */
+export function wireRun(config: RunConfig, carried: RunState | undefined): RunParts {
+  const workflowId = workflowInfo().workflowId;
+  const state = carried ?? initialRunState(config.prompt, Date.now());
+  const stream = new WorkflowStream(carried?.stream);
+  const { allow = [], deny } = config.permissionRules;
+  const policy = createPolicy(config.permissionMode, { allow: [...allow, ...(state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
+  const guard = guardOfRun;
+  const type = agentType(config.agentType);
+  const offered: ReadonlySet<string> = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
+  const limits: BudgetLimits = { maxIterations: config.maxIterations, ...config.budgets };
+  const sandbox = sandboxRequest(config);
+  const report = new RunReporter(stream, state, limits, config.maxIterations);
+  const watchdog = config.stallTimeout === undefined ? undefined : new StallWatchdog(config.stallTimeout, () => report.phase);
+  if (watchdog) report.onStep = () => watchdog.progressed();
+  const record = (transition: Transition) => report.record(transition, report.budget());
+  const hooks = new RunHooks({ config, hooks: () => state.hooks, sandbox, workflowId, record });
+  const human = new HumanChannel({
+    config,
+    workflowId,
+    publish: (event) => report.publish(event),
+    setPhase: (phase) => report.setPhase(phase),
+    attributes: report.attributes,
+    record,
+    step: () => state.budget.iterations,
+    waiting: (request) => hooks.waiting(request),
+    allowForRun: (rule) => {
+      state.sessionRules = [...(state.sessionRules ?? []), rule];
+      policy.allow.push(parseRule(rule));
+    },
+  });
+  const board = new JobBoard(carried?.jobs, (change) => human.onChildQuestion(change.question));
+  const tree = new TreeBudget({ config, state, workflowId, limits });
+  const tools = new ToolRound({ config, state, report, human, board, workflowId, offered, sandbox, policy, guard, hooks, tree, watchdog });
+  const model = new ModelTurn({ config, state, report, offered, compaction: { ...DEFAULT_COMPACTION, ...config.compaction }, tree });
+  const completion: CompletionContext = { config, state, board, report, hooks };
+  setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel });
+  const mentions: MentionContext = { config, state, report, policy, guard, offered };
+  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox };
+}
