@@ -177,7 +177,7 @@ function report(trees: TreeCost[], command: string, iterations?: IterationCost):
         ],
       ),
       '',
-      `A checkpoint adds ${ms(added)} to the median iteration here (on ÷ off: ${(iterations.on.p50 / iterations.off.p50).toFixed(2)}×): the write_file's path known, one blob, the trees on its way and a commit written in the worker, inside the write_file activity itself (patch checkpoint-in-tool: no local activity after the round).`,
+      `A checkpoint adds ${ms(added)} to the median iteration here (on ÷ off: ${(iterations.on.p50 / iterations.off.p50).toFixed(2)}×): the write_file's path known, one blob, the trees on its way and a commit written in the worker, inside the write_file activity itself (no local activity after the round).`,
     );
   }
   return lines.join('\n');
