@@ -54,7 +54,7 @@ test('a padded command shows its tail in the question; an approval from another 
   expect(approved.code).toBe(0);
   // No key pressed in the pane: the question goes by itself, saying who answered, and the run ends.
   const screen = await pane.waitFor(/EXIT=\d+/, 60_000);
-  expect(screen).toContain('Answered elsewhere: allowed (fine from shell two)');
+  expect(screen).toMatch(/Answered elsewhere: allowed \(fine from shell two \(bareagent approve by [^@\s]+@\S+\)\)/);
   expect(screen).toContain('EXIT=0');
   expect(screen).not.toContain('Could not send the answer');
   expect(existsSync(path.join(workspace, 'build'))).toBe(false);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { statusQuery } from '../../common/contract';
 import { visibleJson, visibleText } from '../../common/visible-text';
 import pc from 'picocolors';
@@ -38,7 +39,7 @@ export async function decideCommand(
     const result = await sendDecision(stack.client, target, {
       requestId: id,
       decision,
-      ...(flags.reason ? { reason: flags.reason } : {}),
+      reason: answerReason(answer, flags.reason),
       ...(flags.digest ? { inputDigest: flags.digest } : pending ? { inputDigest: inputDigest(pending.tool, pending.input) } : {}),
       ...(flags.rule ? { rule: flags.rule } : {}),
     });
@@ -51,6 +52,26 @@ export async function decideCommand(
   } finally {
     await stack.close();
   }
+}
+
+/**
+ * The answer's reason says where it came from, as the page's answers do, so a terminal that asked
+ * the same question can say who answered it: `allowed with bareagent approve by ana@build-1`.
+ */
+function answerReason(answer: 'allow' | 'deny', reason: string | undefined): string {
+  const source = `bareagent ${answer === 'deny' ? 'deny' : 'approve'} by ${answeredBy()}`;
+  return reason ? `${reason} (${source})` : `${answer === 'deny' ? 'denied' : 'allowed'} with ${source}`;
+}
+
+/** `user@host` of the shell that answered. */
+function answeredBy(): string {
+  let user = process.env.USER ?? process.env.LOGNAME;
+  try {
+    user ??= os.userInfo().username;
+  } catch {
+    user ??= 'someone';
+  }
+  return `${user}@${os.hostname()}`;
 }
 
 /** The question as the terminal asks it, on stderr so that `--json` stays one line on stdout. */
