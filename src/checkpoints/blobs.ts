@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
 import { atParentOf } from './directory-handle';
 import { objectId, writeObjectSync } from './objects';
 
@@ -9,20 +9,21 @@ export interface Entry {
 }
 
 /**
- * Reads a regular file or a symlink (`rel`, under the real folder `root`) without following a
- * link, in its name or in a folder on the way that was flipped into one (atParentOf), or waiting
- * on a FIFO: the file is opened with O_NOFOLLOW and O_NONBLOCK and must still be a regular file
- * once open. Undefined for anything else (gone, a directory, a FIFO, a device).
+ * A regular file's or a symlink's bytes (a link's bytes are its target) and the stat data of what
+ * was read: `rel`, under the real folder `root`, read through its folder's handle (atParentOf), so
+ * no link is followed, in its name or in a folder on the way that was flipped into one, and no FIFO
+ * is waited on (O_NONBLOCK; it must still be a regular file once open). Undefined for anything else
+ * (gone, a directory, a FIFO, a device).
  */
-export function readEntry(root: string, rel: string): Entry | undefined {
+export function readAt(root: string, rel: string): { stats: Stats; bytes: Buffer } | undefined {
   return atParentOf(root, rel, (directory, name) => {
     const file = `${directory}/${name}`;
-    let stats;
+    let stats: Stats;
     try {
       stats = lstatSync(file);
-      if (stats.isSymbolicLink()) return { mode: '120000' as const, bytes: readlinkSync(file, { encoding: 'buffer' }) };
+      if (stats.isSymbolicLink()) return { stats, bytes: readlinkSync(file, { encoding: 'buffer' }) };
     } catch {
-      return undefined;
+      return undefined; // gone, or gone since the lstat
     }
     if (!stats.isFile()) return undefined;
     let fd: number;
@@ -33,12 +34,19 @@ export function readEntry(root: string, rel: string): Entry | undefined {
     }
     try {
       const open = fstatSync(fd);
-      if (!open.isFile()) return undefined;
-      return { mode: open.mode & 0o111 ? ('100755' as const) : ('100644' as const), bytes: readFileSync(fd) };
+      return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
     } finally {
       closeSync(fd);
     }
   });
+}
+
+/** A workspace entry as git would store it (readAt). */
+export function readEntry(root: string, rel: string): Entry | undefined {
+  const read = readAt(root, rel);
+  if (!read) return undefined;
+  const mode = read.stats.isSymbolicLink() ? '120000' : read.stats.mode & 0o111 ? '100755' : '100644';
+  return { mode, bytes: read.bytes };
 }
 
 /** git's id of a blob with these bytes. */

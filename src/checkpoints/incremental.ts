@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, readlinkSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { changedFiles, type ChangedFile } from './history';
@@ -8,7 +8,8 @@ import { parseTree, readLooseObject, treeBytes, writeObject, type TreeEntry } fr
 import { recordTree } from './refs';
 import { ensureStore } from './store';
 import { writeStoreFile } from './store-files';
-import { atDirectory, atParentOf } from './directory-handle';
+import { readAt } from './blobs';
+import { atDirectory } from './directory-handle';
 import { plainExcludesOf } from './workspace-scan';
 
 /**
@@ -307,36 +308,9 @@ function lstatOrUndefined(file: string): Stats | undefined {
   }
 }
 
-/**
- * Reads a regular file or symlink into a blob, through its folder's handle (atParentOf): never
- * following a link, in the file's name or in a folder on the way that was flipped into one, and
- * never waiting on a FIFO. Its entry has the stat data of what was read.
- */
+/** A regular file or symlink read into a blob (readAt: by its folder's handle, no link followed, no FIFO waited on); its entry has the stat data of what was read. */
 async function storeEntry(store: string, root: string, rel: string): Promise<FileEntry | undefined> {
-  const read = atParentOf(root, rel, (directory, name): { stats: Stats; bytes: Buffer } | undefined => {
-    const file = `${directory}/${name}`;
-    const stats = lstatOrUndefined(file);
-    if (stats?.isSymbolicLink()) {
-      try {
-        return { stats, bytes: readlinkSync(file, { encoding: 'buffer' }) };
-      } catch {
-        return undefined; // gone since the lstat
-      }
-    }
-    if (!stats?.isFile()) return undefined;
-    let fd: number;
-    try {
-      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch {
-      return undefined;
-    }
-    try {
-      const open = fstatSync(fd);
-      return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
-    } finally {
-      closeSync(fd);
-    }
-  });
+  const read = readAt(root, rel);
   if (!read) return undefined;
   const { stats, bytes } = read;
   // git's rule: the owner's execute bit makes a file 100755.
