@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { AgentRunInput } from '../../common/input';
 import { forkSummary } from '../../common/fork';
 import { readOrigin, type Origin } from '../../runs/origin-input';
-import { budgetsFromFlags } from '../../runs/budget-flags';
-import { flagErrors } from '../../runs/flag-errors';
-import { forkInput, type ForkOverrides } from '../../runs/fork-input';
+import { checkForkOverrides, forkInput, type ForkOverrides } from '../../runs/fork-input';
 import { firstLine } from '../../runs/run-labels';
 import { UsageError } from '../../runs/usage-error';
 import { launchRun } from './run';
@@ -31,7 +28,7 @@ export async function forkCommand(kind: 'fork' | 'resume', workflowId: string, f
   const step = kind === 'fork' && flags.step !== undefined ? Number(flags.step) : undefined;
   if (step !== undefined && !(Number.isInteger(step) && step >= 1)) throw new UsageError(`--step must be a step number (1 or more, see bareagent history), got "${flags.step}"`);
   const prompt = flags.prompt ?? RESUME_PROMPT;
-  checkOverrides(prompt, flags);
+  checkForkOverrides(prompt, flags);
   return launchRun(flags, 'run', async ({ client }) => {
     const origin = await readOrigin(client, workflowId);
     if (kind === 'resume') refuseUnlessStopped(origin);
@@ -50,17 +47,6 @@ function refuseUnlessStopped(origin: Origin): void {
     throw new UsageError(`Run ${origin.workflowId} completed with its answer: to go on from there, fork it: bareagent fork ${origin.workflowId} --prompt "..."`);
   }
   if (!RESUMABLE.has(origin.status)) throw new UsageError(`Run ${origin.workflowId} is ${origin.status.toLowerCase()}: only a failed, cancelled, terminated or timed-out run can be resumed.`);
-}
-
-/** The flags on their own, before anything is started or fetched (a server, the sandbox, the origin). */
-function checkOverrides(prompt: string, flags: ForkFlags): void {
-  const parsed = AgentRunInput.safeParse({
-    prompt,
-    budgets: budgetsFromFlags(flags),
-    ...(flags.model !== undefined ? { model: flags.model } : {}),
-    ...(flags.maxIterations !== undefined ? { maxIterations: Number(flags.maxIterations) } : {}),
-  });
-  if (!parsed.success) throw new UsageError(flagErrors(parsed.error));
 }
 
 function budgetOptions(command: Command): Command {
