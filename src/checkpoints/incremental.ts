@@ -313,9 +313,9 @@ async function storeEntry(store: string, root: string, rel: string): Promise<Fil
   const read = readAt(root, rel);
   if (!read) return undefined;
   const { stats, bytes } = read;
-  // git's rule: the owner's execute bit makes a file 100755.
+  // git's rule: the owner's execute bit makes a file 100755. The size is what was read (a file may grow after its fstat).
   const mode = stats.isSymbolicLink() ? '120000' : stats.mode & 0o100 ? '100755' : '100644';
-  return { mode, id: await writeObject(store, 'blob', bytes), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+  return { mode, id: await writeObject(store, 'blob', bytes), size: bytes.length, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
 function special(entry: Dirent): boolean {
