@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { SandboxRequest } from '../common/sandbox';
+import type { PinnedCopy } from '../sandbox/bwrap-args';
 import { SandboxError } from '../sandbox/sandbox-error';
 import { DEFAULT_SANDBOX_REQUEST, runShell, type ShellResult } from '../sandbox/shell';
 import { workspaceRoot } from './tools/workspace';
@@ -12,6 +13,7 @@ export interface ActivityCommand {
   timeoutSeconds: number;
   maxChars: number;
   stdin?: string;
+  pinnedCopies?: PinnedCopy[];
 }
 
 /**
@@ -30,6 +32,7 @@ export async function runActivityCommand(run: ActivityCommand): Promise<ShellRes
       signal: context.cancellationSignal,
       onTick: () => context.heartbeat(),
       ...(run.stdin !== undefined ? { stdin: run.stdin } : {}),
+      ...(run.pinnedCopies?.length ? { pinnedCopies: run.pinnedCopies } : {}),
     });
   } catch (err) {
     if (err instanceof SandboxError) throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });

@@ -42,6 +42,12 @@ function relayCommand(relay: ProxyRelay, port: number, socket: string): string {
   return `${relay.binary} -e '${NODE_RELAY}' ${port} ${socket}`;
 }
 
+/** A private file bound read-only over a path in the workspace (`target`, absolute). */
+export interface PinnedCopy {
+  source: string;
+  target: string;
+}
+
 export interface BwrapSpec {
   system: SystemEntry[];
   /** Files replaced by an empty /dev/null (shadow, gshadow...). */
@@ -61,6 +67,7 @@ export interface BwrapSpec {
   network: SandboxNetworkPlan;
   env: Record<string, string>;
   command: string;
+  pinnedCopies?: PinnedCopy[];
 }
 
 /** Inside the sandbox: where the proxy's socket directory is mounted, and the private home. */
@@ -78,6 +85,9 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   for (const p of spec.readOnlyPaths) args.push('--ro-bind', p, p);
   for (const p of spec.writablePaths) args.push('--bind', p, p);
   args.push(spec.writableWorkspace ? '--bind' : '--ro-bind', spec.workspace, spec.workspace);
+  for (const copy of spec.pinnedCopies ?? []) {
+    if (within(spec.workspace, copy.target) && copy.target !== spec.workspace) args.push('--ro-bind', copy.source, copy.target);
+  }
   if (spec.network.kind === 'proxy') args.push('--ro-bind', spec.network.socketDir, PROXY_MOUNT);
   // The worker's Node may live outside the system folders (nvm, a tarball): the relay needs it.
   if (spec.network.kind === 'proxy' && spec.network.relay.kind === 'node') args.push('--ro-bind', spec.network.relay.binary, spec.network.relay.binary);

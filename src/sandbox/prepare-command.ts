@@ -1,6 +1,6 @@
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { commandEnv } from './command-env';
-import { bwrapArgs, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
+import { bwrapArgs, type PinnedCopy, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs } from './launcher';
@@ -32,6 +32,8 @@ export interface CommandPlace {
   sandbox: SandboxRequest;
   /** BAREAGENT_CALL_ID: the one variable a run adds to the fixed environment, so that a command can dedupe. */
   callId?: string;
+  /** Verified copies bound over workspace files (bubblewrap only: unconfined commands see the workspace as it is). */
+  pinnedCopies?: PinnedCopy[];
 }
 
 /** How one command will be started: unconfined `bash -c` when the operator switched the sandbox off, else bwrap. Throws SandboxError when it must not run. */
@@ -64,6 +66,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
       network: network.plan,
       env,
       command,
+      ...(place.pinnedCopies?.length ? { pinnedCopies: place.pinnedCopies } : {}),
     });
     cgroup = createPidsCgroup(settings.limits.maxProcesses);
     const started = { proxy, cgroup };

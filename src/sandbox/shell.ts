@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { PinnedCopy } from './bwrap-args';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { prepareCommand, type PreparedCommand } from './prepare-command';
 
@@ -18,6 +19,11 @@ export interface ShellOptions {
    */
   tailChars?: number;
   signal?: AbortSignal;
+  /**
+   * Files bound read-only over workspace paths in the sandbox: a hook's pinned script runs as the
+   * bytes that were checked, not as whatever the agent writes there after the check.
+   */
+  pinnedCopies?: PinnedCopy[];
   /** Called while the command runs, so an activity can heartbeat. */
   onTick?: () => void;
   /** Written to the command's stdin (a hook's JSON); stdin is empty otherwise. */
@@ -56,6 +62,7 @@ export async function runShell(command: string, options: ShellOptions): Promise<
     cwd: options.cwd ?? options.workspace,
     sandbox: options.sandbox,
     ...(options.callId !== undefined ? { callId: options.callId } : {}),
+    ...(options.pinnedCopies?.length ? { pinnedCopies: options.pinnedCopies } : {}),
   });
   try {
     return { ...(await runProcess(prepared, options)), sandbox: prepared.kind };

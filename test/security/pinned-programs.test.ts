@@ -5,8 +5,12 @@
  * agent edits the script with `edit_file` (which never asks), and the next `read_file` ran it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pinnedCopies } from '../../src/activities/settings/pinned-copies';
+import { filesNamedByCommand, pinFiles } from '../../src/activities/settings/pinned-programs';
+import { DEFAULT_SANDBOX_REQUEST, runShell } from '../../src/sandbox/shell';
 import { decidePermissionUpdate, messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import { Harness } from '../support/harness';
@@ -121,4 +125,28 @@ test('an MCP stdio server whose workspace script changed is refused, and the cha
   expect(existsSync(path.join(workspace, 'started-evil'))).toBe(false);
   const listing = (await handle.query(statusQuery)).mcpServers as unknown as Array<{ name: string; pins?: unknown }> | undefined;
   expect(JSON.stringify(listing)).toContain(sha256(original));
+});
+
+test('a script rewritten between the check and the start still runs as checked: the sandbox binds the checked bytes over it', async () => {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pinned-copy-')));
+  mkdirSync(path.join(root, 'scripts'));
+  writeFileSync(path.join(root, 'scripts/check.sh'), 'echo checked\n');
+  const { pins } = await pinFiles(root, filesNamedByCommand('bash scripts/check.sh'));
+  const pinned = await pinnedCopies(root, pins);
+  // The race at its worst: a background job rewrites the script after the check, before the start.
+  writeFileSync(path.join(root, 'scripts/check.sh'), 'echo PWNED; touch PWNED\n');
+  const shell = { workspace: root, sandbox: DEFAULT_SANDBOX_REQUEST, timeoutMs: 20_000, maxChars: 1000 };
+  try {
+    const ran = await runShell('bash scripts/check.sh; echo more >> scripts/check.sh; echo "exit $?"', { ...shell, pinnedCopies: pinned.copies });
+    expect(ran.sandbox).toBe('bubblewrap');
+    expect(ran.stdout).toContain('checked');
+    expect(ran.stdout).not.toContain('PWNED');
+    expect(ran.stdout).toContain('exit 1'); // the copy is read-only inside
+    expect(existsSync(path.join(root, 'PWNED'))).toBe(false);
+  } finally {
+    await pinned.remove();
+  }
+  // Not vacuous: without the copies the same command runs the new text.
+  expect((await runShell('bash scripts/check.sh', shell)).stdout).toContain('PWNED');
+  expect(readFileSync(path.join(root, 'scripts/check.sh'), 'utf8')).toBe('echo PWNED; touch PWNED\n');
 });

@@ -34,3 +34,27 @@ test('pinned by digest through the safe open; an absent program is pinned absent
   writeFileSync(path.join(root, 'scripts/check.sh'), 'touch PWNED\n');
   await expect(checkPins(root, pins)).rejects.toThrow(/^scripts\/check\.sh changed after the run started/);
 });
+
+test("a pinned shell script's helpers are pinned too (sourced, run, or its #! says shell); other languages and git are said to run unpinned code", async () => {
+  const root = workspaceRoot(mkdtempSync(path.join(os.tmpdir(), 'pins-')));
+  mkdirSync(path.join(root, 'scripts'));
+  mkdirSync(path.join(root, 'lib'));
+  writeFileSync(path.join(root, 'scripts/check.sh'), '#!/bin/bash\n# a check\nsource lib/helpers.sh\nif ./scripts/inner; then node lib/lint.js; fi\n');
+  writeFileSync(path.join(root, 'lib/helpers.sh'), 'say() { echo "$1"; }\n');
+  writeFileSync(path.join(root, 'scripts/inner'), '#!/usr/bin/env bash\n. lib/deep.sh\n');
+  writeFileSync(path.join(root, 'lib/lint.js'), 'require("./rules")\n');
+  const found = await pinFiles(root, filesNamedByCommand('bash scripts/check.sh'));
+  expect(found.pins.map((p) => [p.path, p.sha256 === null ? 'absent' : 'sha256'])).toEqual([
+    ['scripts/check.sh', 'sha256'],
+    ['lib/helpers.sh', 'sha256'],
+    ['scripts/inner', 'sha256'],
+    ['lib/lint.js', 'sha256'],
+    ['lib/deep.sh', 'absent'],
+  ]);
+  expect(found.unpinned).toBe('lib/lint.js may load other workspace files (node imports) that no digest covers');
+  // A sourced helper rewritten by the agent refuses the hook, as its script would.
+  await expect(checkPins(root, found.pins)).resolves.toBeUndefined();
+  writeFileSync(path.join(root, 'lib/helpers.sh'), 'touch PWNED\n');
+  await expect(checkPins(root, found.pins)).rejects.toThrow(/^lib\/helpers\.sh changed after the run started/);
+  expect(filesNamedByCommand('git diff --check').unpinned).toEqual(["git runs what the workspace's .git/config names (hooks, fsmonitor, aliases)"]);
+});

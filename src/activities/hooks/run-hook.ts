@@ -2,7 +2,8 @@ import type { HookRun } from '../../common/hooks';
 import type { SandboxRequest } from '../../common/sandbox';
 import type { PinnedFile } from '../../common/pinned-files';
 import { runActivityCommand } from '../activity-shell';
-import { checkPins, PinnedFileChangedError } from '../settings/pinned-programs';
+import { PinnedFileChangedError } from '../settings/pinned-programs';
+import { pinnedCopies, type PinnedCopies } from '../settings/pinned-copies';
 import { workspaceRoot } from '../tools/workspace';
 
 /** What a hook may print that the run keeps. */
@@ -21,12 +22,17 @@ export interface HookRequest {
 
 /** One hook command, in the run's sandbox like `bash`, with the event's JSON on its stdin. */
 export async function runHook(request: HookRequest): Promise<HookRun> {
+  let pinned: PinnedCopies;
   try {
-    await checkPins(workspaceRoot(request.workspace), request.pins);
+    pinned = await pinnedCopies(workspaceRoot(request.workspace), request.pins);
   } catch (err) {
     if (err instanceof PinnedFileChangedError) return { exitCode: null, stdout: '', stderr: '', timedOut: false, refused: err.message };
     throw err;
   }
-  const result = await runActivityCommand({ ...request, maxChars: HOOK_OUTPUT_CHARS, stdin: JSON.stringify(request.input) });
-  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
+  try {
+    const result = await runActivityCommand({ ...request, maxChars: HOOK_OUTPUT_CHARS, stdin: JSON.stringify(request.input), pinnedCopies: pinned.copies });
+    return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
+  } finally {
+    await pinned.remove();
+  }
 }

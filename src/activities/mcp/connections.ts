@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConfig } from '../../common/mcp';
 import type { SandboxRequest } from '../../common/sandbox';
+import type { PinnedFile } from '../../common/pinned-files';
 import { openTransport } from './server-transport';
 
 /** A started server stays up this long after its last call, for the run's next calls. */
@@ -29,11 +30,12 @@ interface Entry {
 export class McpConnections {
   private readonly entries = new Map<string, Entry>();
 
-  async use<T>(server: string, config: McpServerConfig, workspace: string, sandbox: SandboxRequest, fn: (client: Client) => Promise<T>): Promise<T> {
-    const key = JSON.stringify([config, workspace, sandbox]);
+  /** `pins`: the workspace files the server runs; it starts with the bytes they were pinned with bound over them. */
+  async use<T>(server: string, config: McpServerConfig, workspace: string, sandbox: SandboxRequest, pins: readonly PinnedFile[], fn: (client: Client) => Promise<T>): Promise<T> {
+    const key = JSON.stringify([config, workspace, sandbox, pins]);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { client: connect(server, config, workspace, sandbox, () => this.drop(key)), busy: 0 };
+      entry = { client: connect(server, config, workspace, sandbox, pins, () => this.drop(key)), busy: 0 };
       this.entries.set(key, entry);
     }
     const current = entry;
@@ -75,8 +77,8 @@ async function settled(client: Promise<Client>): Promise<boolean> {
   );
 }
 
-async function connect(server: string, config: McpServerConfig, workspace: string, sandbox: SandboxRequest, onClose: () => void): Promise<Client> {
-  const opened = await openTransport(config, workspace, sandbox);
+async function connect(server: string, config: McpServerConfig, workspace: string, sandbox: SandboxRequest, pins: readonly PinnedFile[], onClose: () => void): Promise<Client> {
+  const opened = await openTransport(config, workspace, sandbox, pins);
   const client = new Client({ name: 'bareagent', version: '0.1.0' });
   let connected = false;
   client.onclose = () => {

@@ -42,7 +42,7 @@ export function createMcpActivities(connections = new McpConnections()) {
       const source = fromInput.has(name) ? 'input' : 'workspace';
       try {
         const pins = await serverPins(root, name, config, source === 'workspace' ? request.workspacePins?.[name] : undefined);
-        const listed = await connections.use(name, config, root, request.sandbox, (client) => client.listTools(undefined, { timeout: LIST_TIMEOUT_MS }));
+        const listed = await connections.use(name, config, root, request.sandbox, pins, (client) => client.listTools(undefined, { timeout: LIST_TIMEOUT_MS }));
         const tools: McpTool[] = listed.tools.map((tool) => {
           const toolName = mcpToolName(name, tool.name, taken);
           taken.add(toolName);
@@ -81,7 +81,7 @@ export function createMcpActivities(connections = new McpConnections()) {
         err.message = `MCP server "${request.server}" is not used in this run: ${err.message}`;
         throw err;
       });
-      const result = await connections.use(request.server, config, root, request.sandbox, (client) =>
+      const result = await connections.use(request.server, config, root, request.sandbox, request.pins ?? [], (client) =>
         client.callTool({ name: request.tool, arguments: request.arguments, ...(request.callId ? { _meta: { [CALL_ID_META]: request.callId } } : {}) }, undefined, {
           timeout: MCP_CALL_TIMEOUT_MS,
           signal: context.cancellationSignal,

@@ -5,6 +5,8 @@ import type { McpServerConfig } from '../../common/mcp';
 import type { SandboxRequest } from '../../common/sandbox';
 import { egressFetch } from '../../egress/egress-fetch';
 import { prepareCommand } from '../../sandbox/prepare-command';
+import type { PinnedFile } from '../../common/pinned-files';
+import { pinnedCopies } from '../settings/pinned-copies';
 
 export interface OpenedTransport {
   transport: Transport;
@@ -22,7 +24,7 @@ const MAX_STDERR = 4096;
  * small command environment), so it sees none of the worker's keys; `env` of its configuration
  * is all it gets on top, set inside by `env` so that it never passes through the worker's own.
  */
-export async function openTransport(config: McpServerConfig, workspace: string, sandbox: SandboxRequest): Promise<OpenedTransport> {
+export async function openTransport(config: McpServerConfig, workspace: string, sandbox: SandboxRequest, pins: readonly PinnedFile[] = []): Promise<OpenedTransport> {
   if ('url' in config) {
     // Through the worker's egress policy: the worker connects, not the sandbox, so loopback and private addresses are refused unless the operator allows them.
     const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers }, fetch: egressFetch() });
@@ -30,7 +32,16 @@ export async function openTransport(config: McpServerConfig, workspace: string, 
   }
   const assignments = Object.entries(config.env).map(([name, value]) => quote(`${name}=${value}`));
   const command = ['exec', 'env', ...assignments, quote(config.command), ...config.args.map(quote)].join(' ');
-  const prepared = await prepareCommand(command, { workspace, cwd: workspace, sandbox });
+  // Checked again as the server starts, and started with the checked bytes bound over its files.
+  const pinned = await pinnedCopies(workspace, pins);
+  let prepared;
+  try {
+    prepared = await prepareCommand(command, { workspace, cwd: workspace, sandbox, ...(pinned.copies.length ? { pinnedCopies: pinned.copies } : {}) });
+  } catch (err) {
+    await pinned.remove();
+    throw err;
+  }
+  const started = prepared;
   const transport = new StdioClientTransport({
     command: prepared.file,
     args: prepared.args,
@@ -42,5 +53,12 @@ export async function openTransport(config: McpServerConfig, workspace: string, 
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-MAX_STDERR);
   });
-  return { transport, stderr: () => stderr.trim(), cleanup: () => prepared.cleanup() };
+  return {
+    transport,
+    stderr: () => stderr.trim(),
+    cleanup: async () => {
+      await started.cleanup();
+      await pinned.remove();
+    },
+  };
 }

@@ -10,14 +10,34 @@ const INTERPRETER = /^(sh|bash|zsh|dash|ksh|ash|mksh|fish|node|nodejs|deno|bun|t
 const SHELL = /^(sh|bash|zsh|dash|ksh|ash|mksh)$/;
 /** Wrappers whose command follows them (their options skipped). */
 const WRAPPERS = new Set(['env', 'command', 'exec', 'nohup', 'time', 'nice', 'timeout', 'stdbuf', 'xargs']);
-/** Programs that run the workspace's code by convention, from files no command names. */
-const BUILD_TOOLS = /^(npm|npx|pnpm|yarn|make|cargo|go|mvn|gradle|pytest|jest|tox|rake|bundle|poetry|uv)$/;
+/**
+ * Programs that run the workspace's code by convention, from files no command names: build files,
+ * and git, whose `.git/config` (hooks, `core.fsmonitor`, aliases, pagers) the agent can write.
+ */
+const BUILD_TOOLS = /^(npm|npx|pnpm|yarn|bunx|make|gmake|just|cmake|ninja|bazel|cargo|go|mvn|gradle|sbt|dotnet|pip[0-9.]*|pytest|jest|vitest|tox|nox|rake|bundle|composer|mix|poetry|uv|git)$/;
+/** Shell words that start a command without being its program. */
+const RESERVED = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', '(', ')']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_PINS = 16;
+const MAX_DEPTH = 3;
+const MAX_SCRIPT_BYTES = 256 * 1024;
+
+interface NamedFile {
+  file: string;
+  mustExist: boolean;
+  /**
+   * How the file is run: `shell` (its own commands are read for the files they run in turn),
+   * `code` (an interpreter that may load other workspace files, which no digest covers), or
+   * `program` (run as a path: its `#!` line says which).
+   */
+  runBy?: 'shell' | 'code' | 'program';
+  /** The interpreter's name, for `code`. */
+  interpreter?: string;
+}
 
 interface Named {
   /** Workspace-relative paths the command runs, as written (relative to the workspace, where commands start). */
-  files: Array<{ file: string; mustExist: boolean }>;
+  files: NamedFile[];
   unpinned: string[];
 }
 
@@ -36,7 +56,7 @@ export function filesNamedByArgv(input: readonly Word[], depth = 0): Named {
   let words = [...input];
   while (words.length > 0) {
     const first = words[0] as Word;
-    if (first.literal && ASSIGNMENT.test(first.text)) words = words.slice(1);
+    if ((first.literal && ASSIGNMENT.test(first.text)) || RESERVED.has(first.text)) words = words.slice(1);
     else if (first.literal && WRAPPERS.has(path.basename(first.text))) {
       words = words.slice(1);
       // Options, a duration (`timeout 10`) and assignments (`env A=1`) before the command.
@@ -50,14 +70,15 @@ export function filesNamedByArgv(input: readonly Word[], depth = 0): Named {
     return named;
   }
   const name = path.basename(program.text);
-  if (program.text.includes('/')) named.files.push({ file: program.text, mustExist: false });
-  if (BUILD_TOOLS.test(name)) named.unpinned.push(`${name} runs the workspace's own build files`);
+  if (program.text.includes('/')) named.files.push({ file: program.text, mustExist: false, runBy: 'program' });
+  if (name === 'git') named.unpinned.push("git runs what the workspace's .git/config names (hooks, fsmonitor, aliases)");
+  else if (BUILD_TOOLS.test(name)) named.unpinned.push(`${name} runs the workspace's own build files`);
   if (!INTERPRETER.test(name)) return named;
   const args = words.slice(1);
   const inline = args.findIndex((w) => /^-[a-zA-Z]*[ce]$/.test(w.text) || w.text === '--eval');
   if (inline >= 0) {
     const script = args[inline + 1];
-    if (SHELL.test(name) && script?.literal && depth < 3) merge(named, filesNamedByCommand(script.text, depth + 1));
+    if (SHELL.test(name) && script?.literal && depth < MAX_DEPTH) merge(named, filesNamedByCommand(script.text, depth + 1));
     else if (!SHELL.test(name) && script && !script.literal) named.unpinned.push('its inline code is computed');
     return named;
   }
@@ -70,10 +91,46 @@ export function filesNamedByArgv(input: readonly Word[], depth = 0): Named {
     }
     if (word.text.startsWith('-')) continue;
     // The script (pinned even when absent: the agent could create it), then any existing file an option loads.
-    named.files.push({ file: word.text, mustExist: !script });
+    named.files.push(script ? { file: word.text, mustExist: false, ...scriptRunner(name) } : { file: word.text, mustExist: true });
     script = false;
   }
   return named;
+}
+
+function scriptRunner(interpreter: string): Pick<NamedFile, 'runBy' | 'interpreter'> {
+  return SHELL.test(interpreter) || interpreter === 'source' || interpreter === '.' ? { runBy: 'shell' } : { runBy: 'code', interpreter };
+}
+
+/** A `#!` line's interpreter (`#!/usr/bin/env bash` → bash), or undefined. */
+function shebangInterpreter(bytes: Buffer): string | undefined {
+  if (bytes[0] !== 0x23 || bytes[1] !== 0x21) return undefined;
+  const words = bytes.subarray(2, 256).toString('utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+  const first = path.basename(words[0] ?? '');
+  return first === 'env' ? words.slice(1).find((w) => !w.startsWith('-') && !ASSIGNMENT.test(w)) : first || undefined;
+}
+
+/**
+ * What a pinned file runs in turn: a shell script's own commands are read like the hook's (the
+ * helpers it sources or starts are pinned too, up to a depth); code in another language may load
+ * other workspace files, which is said, since no digest here covers them.
+ */
+function runsInTurn(file: NamedFile, relative: string, bytes: Buffer, depth: number): Named {
+  let runBy = file.runBy;
+  let interpreter = file.interpreter;
+  if (runBy === 'program') {
+    interpreter = shebangInterpreter(bytes);
+    // No `#!`: a binary runs as itself; a text file is run by the calling shell as a shell script.
+    if (interpreter === undefined && bytes.subarray(0, 1024).includes(0)) return { files: [], unpinned: [] };
+    runBy = interpreter === undefined ? 'shell' : scriptRunner(interpreter).runBy;
+  }
+  if (runBy === 'shell') {
+    if (depth >= MAX_DEPTH) return { files: [], unpinned: [`${relative} runs scripts nested deeper than ${MAX_DEPTH}`] };
+    if (bytes.length > MAX_SCRIPT_BYTES) return { files: [], unpinned: [`${relative} is too long to read for the files it runs`] };
+    const inner = filesNamedByCommand(bytes.toString('utf8'), depth + 1);
+    return { files: inner.files, unpinned: inner.unpinned.map((why) => `${relative}: ${why}`) };
+  }
+  if (runBy === 'code') return { files: [], unpinned: [`${relative} may load other workspace files (${interpreter} imports) that no digest covers`] };
+  return { files: [], unpinned: [] };
 }
 
 function merge(into: Named, from: Named): void {
@@ -90,7 +147,10 @@ export async function pinFiles(root: string, named: Named): Promise<CommandPins>
   const pins: PinnedFile[] = [];
   const unpinned = [...named.unpinned];
   const seen = new Set<string>();
-  for (const { file, mustExist } of named.files) {
+  // Files in the order found; a shell script's helpers join the queue (depth counted from the hook).
+  const queue = named.files.map((file) => ({ file, depth: 0 }));
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const { file, mustExist } = next.file;
     const absolute = path.resolve(root, file);
     if (!isInside(root, absolute) || file.startsWith('~')) continue; // outside the workspace: out of the agent's reach
     const relative = path.relative(root, absolute);
@@ -110,6 +170,10 @@ export async function pinFiles(root: string, named: Named): Promise<CommandPins>
       break;
     }
     pins.push({ path: relative, sha256: bytes === undefined ? null : sha256(bytes) });
+    if (bytes === undefined) continue;
+    const inTurn = runsInTurn(next.file, relative, bytes, next.depth);
+    unpinned.push(...inTurn.unpinned);
+    queue.push(...inTurn.files.map((helper) => ({ file: helper, depth: next.depth + 1 })));
   }
   return { pins, ...(unpinned.length ? { unpinned: unpinned.join('; ') } : {}) };
 }
@@ -123,17 +187,27 @@ export class PinnedFileChangedError extends Error {
 
 /** Every pinned file must still have its digest (or still be absent); the first that does not refuses the command. */
 export async function checkPins(root: string, pins: readonly PinnedFile[] | undefined): Promise<void> {
+  await verifiedPins(root, pins);
+}
+
+/** The pinned files' bytes as checked: those present, each with the digest the human was shown. */
+export async function verifiedPins(root: string, pins: readonly PinnedFile[] | undefined): Promise<Array<{ path: string; bytes: Buffer }>> {
+  const verified: Array<{ path: string; bytes: Buffer }> = [];
   for (const pin of pins ?? []) {
-    let now: string | null;
+    let bytes: Buffer | undefined;
     try {
-      const bytes = await readWorkspaceFile(root, pin.path);
-      now = bytes === undefined ? null : sha256(bytes);
+      bytes = await readWorkspaceFile(root, pin.path);
     } catch (err) {
       throw new PinnedFileChangedError(`${pin.path} cannot be read as it was when the run started (${(err as Error).message})`);
     }
-    if (now === pin.sha256) continue;
+    const now = bytes === undefined ? null : sha256(bytes);
+    if (now === pin.sha256) {
+      if (bytes !== undefined) verified.push({ path: pin.path, bytes });
+      continue;
+    }
     const was = pin.sha256 === null ? 'absent' : `sha256 ${pin.sha256.slice(0, 12)}…`;
     const is = now === null ? 'now absent' : `now sha256 ${now.slice(0, 12)}…`;
     throw new PinnedFileChangedError(`${pin.path} changed after the run started (${was} when the human saw it, ${is})`);
   }
+  return verified;
 }
