@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 
 /**
  * The operator's state is readable by its owner only: the SQLite file holds every run's history
@@ -7,9 +7,15 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Creates the directory (and any missing parent) 0700; one that exists keeps its mode. */
+/**
+ * Creates the directory (and any missing parent) 0700; one that exists and is ours (made by an
+ * older version, or by hand) is narrowed to 0700 too. Its parents keep their modes: they are the
+ * user's, not ours.
+ */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const stats = lstatSync(dir);
+  if (stats.isDirectory() && (stats.mode & 0o077) !== 0 && stats.uid === process.getuid?.()) chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
 /** Writes the file 0600, also when it existed with a wider mode. */
