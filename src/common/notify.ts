@@ -17,8 +17,13 @@ export interface HumanNeeded {
   requestId: string;
   toolCallId: string;
   tool: string;
-  /** A summary, cut at 500 characters: `bareagent approve` shows the whole input before it answers. */
+  /**
+   * A summary of the input, cut at 500 characters; a cut one ends by saying so and how much is
+   * left out (`bareagent approve` shows the whole input before it answers).
+   */
   inputSummary: string;
+  /** The summary leaves part of the input out: approve only after reading it whole. */
+  inputSummaryCut: boolean;
   /** `inputDigest(tool, input)`: the commands below carry it, so they answer this input only. */
   inputDigest: string;
   requestedAt: string;

@@ -22,7 +22,7 @@ export function humanNeeded(workflowId: string, request: PendingPermission): Hum
     toolCallId: request.toolCallId,
     tool: request.tool,
     inputDigest: digest,
-    inputSummary: toolSummary(request.tool, request.input, 500),
+    ...webhookSummary(request),
     requestedAt: request.requestedAt,
     deadline: request.deadline,
     commands: {
@@ -32,6 +32,18 @@ export function humanNeeded(workflowId: string, request: PendingPermission): Hum
       signal: `temporal workflow signal --workflow-id ${workflowId} --name permissionDecision --input '${JSON.stringify({ requestId: request.requestId, decision: 'allow', inputDigest: digest })}'`,
     },
   };
+}
+
+const WEBHOOK_SUMMARY_CHARS = 500;
+
+/** The summary a chat message shows; one that leaves part of the input out says so, and how much. */
+function webhookSummary(request: PendingPermission): Pick<HumanNeeded, 'inputSummary' | 'inputSummaryCut'> {
+  const whole = toolSummary(request.tool, request.input, Number.POSITIVE_INFINITY);
+  const others = Object.keys(typeof request.input === 'object' && request.input !== null ? request.input : {}).length > 1;
+  if (whole.length <= WEBHOOK_SUMMARY_CHARS && !others) return { inputSummary: whole, inputSummaryCut: false };
+  const head = whole.slice(0, WEBHOOK_SUMMARY_CHARS);
+  const more = whole.length > head.length ? `${whole.length - head.length} more characters` : 'its other fields';
+  return { inputSummary: `${head}… [cut: ${more} not shown; bareagent approve prints the whole input before it answers]`, inputSummaryCut: true };
 }
 
 /**

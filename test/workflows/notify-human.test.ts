@@ -55,6 +55,7 @@ test("the worker's webhook gets who waits, for what, until when, and how to answ
       tool: 'bash',
       inputDigest: inputDigest(pending.tool, pending.input),
       inputSummary: 'bash touch a.txt',
+      inputSummaryCut: false,
       requestedAt: pending.requestedAt,
       deadline: pending.deadline,
       commands: {
