@@ -7,6 +7,8 @@ import { providerConfigFromEnv } from '../../connection/provider-config';
 import { DurationString } from '../../common/input';
 import { hasLiveWorker } from '../../runs/live-pollers';
 import { openStack, startLocalWorker, type LocalWorker } from '../local-stack';
+import { preflight } from '../../doctor/run-doctor';
+import { temporalProfile } from '../../connection/temporal-profile';
 import { EXIT } from '../../runs/run-outcome';
 import { UsageError } from '../../runs/usage-error';
 import { isProfileName, unknownProfileMessage } from '../../common/profiles';
@@ -62,12 +64,16 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
   const maxWallClock = flags.maxWallClock ?? '5m';
   if (!DurationString.safeParse(maxWallClock).success) throw new UsageError(`eval: --max-wall-clock must be a duration such as "5m" (got "${maxWallClock}")`);
 
+  // As `bareagent run`: what a new machine lacks (the Temporal CLI, bubblewrap) is fetched first.
+  const embedded = !temporalProfile().address;
+  if (embedded) await preflight('bareagent eval', { cli: true, sandbox: true, tests: false, postgres: false });
   const stack = await openStack({ embedded: true, log, background: true });
   let worker: LocalWorker | undefined;
   try {
     const { client, config } = stack;
     if (!(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
+      if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });
       worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
     }
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
