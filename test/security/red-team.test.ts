@@ -19,6 +19,8 @@ import { decidePermissionUpdate, messagesQuery, statusQuery, stepsQuery } from '
 
 const envCanary = `canary-${randomUUID()}`;
 const homeMarker = `.bareagent-redteam-${randomUUID()}`;
+const stateMarker = `operator-state-${randomUUID()}`;
+let operatorHome = '';
 let h: Harness;
 let canary: net.Server;
 let canaryHits = 0;
@@ -28,6 +30,10 @@ beforeAll(async () => {
   if (process.env.BAREAGENT_SANDBOX === 'off') throw new Error('refusing to run the red team with BAREAGENT_SANDBOX=off');
   process.env.BAREAGENT_REDTEAM_CANARY = envCanary;
   writeFileSync(path.join(os.homedir(), homeMarker), 'home secret');
+  // The suite's BAREAGENT_HOME (a temporary one, set by the global setup): the worker's own state.
+  operatorHome = process.env.BAREAGENT_HOME ?? '';
+  if (!operatorHome) throw new Error('the red team needs the suite\'s BAREAGENT_HOME');
+  writeFileSync(path.join(operatorHome, 'redteam-state'), `token-like ${stateMarker}\n`);
   canary = net.createServer((socket) => {
     canaryHits += 1;
     socket.end('HTTP/1.0 200 OK\r\n\r\necho pwned-by-canary\n');
@@ -39,6 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   rmSync(path.join(os.homedir(), homeMarker), { force: true });
+  if (operatorHome) rmSync(path.join(operatorHome, 'redteam-state'), { force: true });
   delete process.env.BAREAGENT_REDTEAM_CANARY;
   canary.close();
   await h.close();
@@ -56,6 +63,8 @@ function baseWorld(): Omit<World, 'workspace' | 'outside'> {
     envCanary,
     shadowLine,
     homeMarker,
+    operatorHome,
+    stateMarker,
     canaryPort: (canary.address() as net.AddressInfo).port,
     canaryHits: () => canaryHits,
     frontendPort: Number(h.env.address.split(':').pop()),
