@@ -24,7 +24,7 @@ import { visibleDiff } from './diff';
 const DEMO_DIR = path.resolve(__dirname, '../../../demo');
 const PROMPT = 'Find the TODO in this project, fix it, and run the test.';
 /** With no terminal to ask in, how long the demo's question waits for an answer from elsewhere before the demo allows it itself. */
-export const UNATTENDED_ANSWER_MS = 5_000;
+export const UNATTENDED_ANSWER_MS = 2_000;
 
 /**
  * `npm run demo`: a real durable run on the embedded server, on a fresh copy of a small sample
