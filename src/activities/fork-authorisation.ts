@@ -8,6 +8,12 @@ import { FailureType } from '../common/failures';
 /** The operator's switch for forks between workspaces (one user's conversation into another's files). */
 export const FORK_ACROSS_WORKSPACES_ENV = 'BAREAGENT_FORK_ACROSS_WORKSPACES';
 
+/** The fork's workspace: the path its run resolved at its start, and the one its input gave (before any link was resolved). */
+export interface ForkPlace {
+  workspace?: string | undefined;
+  given?: string | undefined;
+}
+
 export interface ForkParty {
   workflowId: string;
   runId: string;
@@ -23,7 +29,8 @@ export interface ForkParty {
  *   webhooks the starter can read.
  * A refusal is `InvalidInput` naming the reason.
  */
-export async function authoriseFork(client: Client, origin: ForkParty, fork: ForkParty, forkWorkspace: string | undefined, env = process.env): Promise<string> {
+export async function authoriseFork(client: Client, origin: ForkParty, fork: ForkParty, place: ForkPlace, env = process.env): Promise<string> {
+  const forkWorkspace = place.workspace;
   const [originStart, forkStart] = await Promise.all([startedPayload(client, origin), startedPayload(client, fork)]);
   const originKey = encryptionKey(originStart);
   const forkKey = encryptionKey(forkStart);
@@ -36,8 +43,17 @@ export async function authoriseFork(client: Client, origin: ForkParty, fork: For
   }
   if (env[FORK_ACROSS_WORKSPACES_ENV] === '1') return canonical(forkWorkspace);
   const originInput = originStart ? await decodeInput(client, originStart) : undefined;
-  const originWorkspace = canonical((originInput as { workspace?: unknown } | undefined)?.workspace);
+  const originGiven = (originInput as { workspace?: unknown } | undefined)?.workspace;
+  const originWorkspace = canonical(originGiven);
   const ownWorkspace = canonical(forkWorkspace);
+  // A link is checked at one instant and may be re-pointed the next: a fork names its workspace as
+  // its origin did (what `bareagent fork` sends) or by its real path, never by another link.
+  const given = absolute(place.given ?? forkWorkspace);
+  if (given !== ownWorkspace && given !== absolute(originGiven)) {
+    throw refused(
+      `forkFrom: this run's workspace ${given} is reached through a link (it names ${ownWorkspace} now): a fork names its workspace as its origin did (${absolute(originGiven)}) or by its real path, since a link can be re-pointed once it was checked`,
+    );
+  }
   if (originWorkspace !== ownWorkspace) {
     throw refused(
       `forkFrom: the origin ${origin.workflowId} ran in workspace ${originWorkspace}, this run's workspace is ${ownWorkspace}: a run may fork only a run of its own workspace (an operator can allow it with ${FORK_ACROSS_WORKSPACES_ENV}=1)`,
@@ -71,13 +87,18 @@ async function decodeInput(client: Client, payload: Payload): Promise<unknown> {
   return decoded[0] ? payloadConverter.fromPayload(decoded[0]) : undefined;
 }
 
-/** A workspace as the tools see it: absolute, symlinks resolved; unset is the worker's current directory. */
+/** A workspace as given: absolute; unset is the worker's current directory. */
+function absolute(workspace: unknown): string {
+  return path.resolve(typeof workspace === 'string' && workspace ? workspace : process.cwd());
+}
+
+/** A workspace as the tools see it: absolute, symlinks resolved. */
 function canonical(workspace: unknown): string {
-  const absolute = path.resolve(typeof workspace === 'string' && workspace ? workspace : process.cwd());
+  const given = absolute(workspace);
   try {
-    return realpathSync(absolute);
+    return realpathSync(given);
   } catch {
-    return absolute;
+    return given;
   }
 }
 

@@ -8,7 +8,7 @@ import { FailureType } from '../common/failures';
 import type { ForkStart } from '../common/fork';
 import type { ForkFrom } from '../common/input';
 import { forkPoint } from '../loop/fork-point';
-import { authoriseFork } from './fork-authorisation';
+import { authoriseFork, type ForkPlace } from './fork-authorisation';
 
 /** A query on a closed run waits for a worker on its task queue to replay it: usually this one, in well under a second. */
 const QUERY_DEADLINE_MS = 20_000;
@@ -20,7 +20,7 @@ const QUERY_DEADLINE_MS = 20_000;
  * run may read the origin at all (authoriseFork): `fork` is the run's own workspace; runs recorded
  * before the check sent none, and are not checked again on a retry.
  */
-export async function loadForkOrigin(forkFrom: ForkFrom, fork?: { workspace?: string }): Promise<ForkStart> {
+export async function loadForkOrigin(forkFrom: ForkFrom, fork?: ForkPlace): Promise<ForkStart> {
   const context = Context.current();
   const client = context.client;
   const { workflowId, runId } = forkFrom;
@@ -39,7 +39,7 @@ export async function loadForkOrigin(forkFrom: ForkFrom, fork?: { workspace?: st
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
     const self = context.info.workflowExecution;
     if (!self) throw invalid('forkFrom: a fork is read by its own run only');
-    authorised = await authoriseFork(client, { workflowId, runId: firstRunId }, self, fork.workspace);
+    authorised = await authoriseFork(client, { workflowId, runId: firstRunId }, self, fork);
   }
   // Pinned to the run just described: an open origin that continues as new meanwhile must not mix two runs.
   const handle = client.workflow.getHandle(workflowId, description.runId);

@@ -41,6 +41,8 @@ class AgentRun {
     const { config, state, fresh, workflowId, report, sandbox, mentions } = this.parts;
     report.attributes.set({ status: 'running', waitingForHuman: false, ...(config.model ? { model: config.model } : {}) });
     showOrigin(state, report);
+    // As the input gave it: the settings read below replaces it with the path it resolved.
+    const givenWorkspace = config.workspace;
     try {
       // Side by side: the run-start reads keep their one workflow task with the first model call.
       if (fresh) {
@@ -52,7 +54,7 @@ class AgentRun {
         if (moved) throw invalidInput(moved);
       }
       // Only a fresh run loads its origin: after continue-as-new the conversation is carried.
-      if (config.forkFrom && fresh) await startFromOrigin(config.forkFrom, config.prompt, config.workspace, state, report, { config, workflowId });
+      if (config.forkFrom && fresh) await startFromOrigin(config.forkFrom, config.prompt, { workspace: config.workspace, given: givenWorkspace }, state, report, { config, workflowId });
       // The path a fork was authorised for is the one its tools use from now on (carried in the config across continue-as-new).
       if (state.workspacePath !== undefined) config.workspace = state.workspacePath;
       // The prompt's mentioned files, once: a run continued as new carries the message as it was sent.

@@ -15,13 +15,15 @@ import type { RunState } from './run-state';
 export async function startFromOrigin(
   forkFrom: ForkFrom,
   prompt: string,
-  workspace: string | undefined,
+  /** The path the run resolved at its start, and the one its input gave. */
+  place: { workspace: string | undefined; given: string | undefined },
   state: RunState,
   report: RunReporter,
   run?: { config: Omit<AgentRunConfig, 'resume'>; workflowId: string },
 ): Promise<void> {
   // The run's own workspace goes along: the worker checks the fork against the origin's (an activity's input is not replayed, so no patch).
-  const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom, workspace ? { workspace } : {}));
+  const { workspace, given } = place;
+  const read = await attempt(() => forkActivities.loadForkOrigin(forkFrom, { ...(workspace ? { workspace } : {}), ...(given ? { given } : {}) }));
   if (!read.ok) {
     const { type, message } = read;
     throw invalidInput(type === FailureType.InvalidInput ? message : `forkFrom: could not read the origin ${forkFrom.workflowId}: ${type}: ${message}`);

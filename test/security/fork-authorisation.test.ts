@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { symlinkSync } from 'node:fs';
+import { realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, type WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -65,14 +65,22 @@ test('a run in another workspace may not fork: InvalidInput names both workspace
   expect(h.model.requestsFor(model)).toHaveLength(0);
 }, 60_000);
 
-test('the same workspace, also through a symlink, forks as before; the operator can allow forks across workspaces', async () => {
+test('the same workspace forks by the path its origin used or by its real path, never through another link; the operator can allow forks across workspaces', async () => {
   const workspace = h.workspace();
   const first = await origin(workspace);
   const link = path.join(h.workspace(), 'link');
   symlinkSync(workspace, link);
-  const same = await fork(first, link);
+  // A link is checked at one instant and may name another folder the next: refused, whatever it names now.
+  const linked = await fork(first, link);
+  expect(linked.failure?.type).toBe('InvalidInput');
+  expect(linked.failure?.message).toContain(`this run's workspace ${link} is reached through a link (it names ${realpathSync(workspace)} now)`);
+  expect(h.model.requestsFor(linked.model)).toHaveLength(0);
+  const same = await fork(first, workspace);
   expect(same.failure).toBeUndefined();
   expect(JSON.stringify(await same.handle.query(messagesQuery))).toContain(SECRET_LINE);
+  // An origin started through a link forks through that same link (what `bareagent fork` sends).
+  const viaLink = await origin(link);
+  expect((await fork(viaLink, link)).failure).toBeUndefined();
 
   process.env.BAREAGENT_FORK_ACROSS_WORKSPACES = '1';
   const across = await fork(first, h.workspace());

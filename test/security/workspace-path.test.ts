@@ -1,10 +1,9 @@
 /**
  * A run works in the one workspace path it was checked against at its start, whatever a link
- * names afterwards: a plain run (the path its settings read resolved) and a fork (the path its
- * authorisation checked).
- * The red team's fork: the
- * link named the victim's workspace while the fork was authorised and the starter's own folder
- * after it, and the fork ran with the victim's conversation in the starter's folder.
+ * names afterwards (the path its settings read resolved). A fork given its workspace through a
+ * link is refused: the red team's link named the victim's workspace while the fork was authorised
+ * and the starter's own folder after it, and the fork ran with the victim's conversation in the
+ * starter's folder.
  */
 import { existsSync, mkdtempSync, readFileSync, renameSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -12,7 +11,7 @@ import path from 'node:path';
 import { decidePermissionUpdate, messagesQuery } from '../../src/common/contract';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
 import { Harness } from '../support/harness';
-import { pendingRequest, waitFor } from '../support/wait-for';
+import { pendingRequest } from '../support/wait-for';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,7 +33,7 @@ function repoint(link: string, target: string): void {
   renameSync(tmp, link);
 }
 
-test('a fork through a link flipped after its authorisation stays in the folder it was authorised for', async () => {
+test('a fork through a link to the victim\'s workspace is refused, whichever folder the link names when it is checked', async () => {
   const victim = h.workspace({ 'victim.txt': 'the victim\n' });
   const own = h.workspace({ 'mine.txt': 'the starter\n' });
   const originModel = `path-origin-${Math.random()}`;
@@ -44,24 +43,18 @@ test('a fork through a link flipped after its authorisation stays in the folder 
 
   const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'path-link-')), 'ws');
   symlinkSync(victim, link);
-  const forkModel = `path-fork-${Math.random()}`;
-  h.model.setScenario(forkModel, [
-    // Held while the test flips the link: the fork was authorised and started by then.
-    { delayMs: 3000, toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'mine.txt' } }, { id: 'w1', name: 'write_file', arguments: { file_path: 'fork-wrote.txt', content: 'x' } }, { id: 'b1', name: 'bash', arguments: { command: 'pwd; ls' } }] },
-    { text: 'Forked.' },
-  ]);
-  const fork = await h.start({ prompt: 'go on', model: forkModel, workspace: link, stream: false, permissionMode: 'bypass', forkFrom: { workflowId: origin.workflowId } });
-  await waitFor(async () => (h.model.requestsFor(forkModel).length > 0 ? true : undefined), 'the fork\'s first model call', 60_000);
-  repoint(link, own);
-  expect(await fork.result()).toMatchObject({ text: 'Forked.' });
-  const got = results(await fork.query(messagesQuery));
-  // Every tool worked in the victim's folder, the one the fork was authorised for; the starter's folder was never reached.
-  expect(got.get('r1')?.content).toBe('Error: FileNotFoundError: No such file or directory: mine.txt');
-  expect(existsSync(path.join(victim, 'fork-wrote.txt'))).toBe(true);
+  for (const target of [victim, own]) {
+    repoint(link, target);
+    const forkModel = `path-fork-${Math.random()}`;
+    h.model.setScenario(forkModel, [{ toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'fork-wrote.txt', content: 'x' } }] }, { text: 'Forked.' }]);
+    const fork = await h.start({ prompt: 'go on', model: forkModel, workspace: link, stream: false, permissionMode: 'bypass', forkFrom: { workflowId: origin.workflowId } });
+    await expect(fork.result()).rejects.toMatchObject({ cause: { type: 'InvalidInput' } });
+    // The model never saw the victim's conversation, and neither folder got a byte.
+    expect(h.model.requestsFor(forkModel)).toHaveLength(0);
+    expect(JSON.stringify(await fork.fetchHistory())).not.toContain('The victim said a secret.');
+  }
+  expect(existsSync(path.join(victim, 'fork-wrote.txt'))).toBe(false);
   expect(existsSync(path.join(own, 'fork-wrote.txt'))).toBe(false);
-  expect(got.get('b1')?.content).toContain(victim);
-  expect(got.get('b1')?.content).toContain('victim.txt');
-  expect(got.get('b1')?.content).not.toContain('mine.txt');
   expect(readFileSync(path.join(own, 'mine.txt'), 'utf8')).toBe('the starter\n');
 }, 120_000);
 
