@@ -30,6 +30,7 @@ describe('edit_file that misses', () => {
         'old_text not found in file greet.js.',
         'You had not read greet.js in this run: it is shown below. Copy old_text from it exactly.',
         'The closest lines are 2-2.',
+        'Line 2 of the file is "  return \'Hello, \' + name;" where old_text has "  return \'Hi, \' + name;".',
         'greet.js, 6 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):',
         numberedGreet(),
       ].join('\n'),
@@ -42,6 +43,13 @@ describe('edit_file that misses', () => {
     expect(message).toContain('old_text has read_file\'s line-number prefixes ("12: "): they are not part of the file. Send the same text without them.');
     expect(message).not.toContain('You had not read');
     expect(message).toContain('The closest lines are 2-3.');
+  });
+
+  test('names the lines where old_text and the file part: a dropped semicolon', async () => {
+    const message = await miss({ old_text: "function greet(name) {\n  return 'Hello, ' + name\n}", new_text: 'x' }, true);
+    expect(message).toContain('The closest lines are 1-3.');
+    expect(message).toContain(`Line 2 of the file is "  return 'Hello, ' + name;" where old_text has "  return 'Hello, ' + name".`);
+    expect(message).not.toContain('Line 1 ');
   });
 
   test('says when only whitespace differs', async () => {

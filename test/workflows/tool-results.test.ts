@@ -119,9 +119,10 @@ test('an edit_file miss tells whether the run read the file: not before read_fil
       'Error: ToolError: old_text not found in file config.toml.',
       'You had not read config.toml in this run: it is shown below. Copy old_text from it exactly.',
       'The closest lines are 2-2.',
+      'Line 2 of the file is "name = \\"x\\"" where old_text has "name = \\"y\\"".',
       'config.toml, 3 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):',
       '1: [provider]\n2: name = "x"\n3: ',
     ].join('\n'),
   });
-  expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines are 2-2\.\nconfig\.toml, 3 lines/);
+  expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines are 2-2\.\nLine 2 of the file is .*\nconfig\.toml, 3 lines/);
 });

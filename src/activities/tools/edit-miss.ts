@@ -14,6 +14,8 @@ const MAX_SHOWN_LINE_CHARS = 200;
 /** A file this small is shown whole in the miss (about 1,000 tokens at most). */
 const WHOLE_FILE_LINES = 80;
 const WHOLE_FILE_CHARS = 4_000;
+/** How many of the lines where old_text and the file part are named. */
+const MAX_DIFFERING_LINES = 3;
 
 const LINE_PREFIX = /^\s*\d+: /;
 
@@ -55,11 +57,23 @@ export function describeMiss(text: string, oldText: string, context: MissContext
       parts.push(sameButSpace ? `Lines ${range} match it except for whitespace (indentation, line ends); copy them exactly:` : `The closest lines (${range}):`);
       parts.push(numbered(Math.max(0, near.start - CONTEXT_LINES), Math.min(lines.length, near.end + CONTEXT_LINES)));
     }
+    if (!sameButSpace) parts.push(...differingLines(lines, near.start, wanted));
   } else if (lines.length > 0 && !whole) {
     parts.push(`The file has ${lines.length} lines; read it with read_file to see what it holds.`);
   }
   if (whole) parts.push(`${context.filePath}, ${lines.length} lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n${numbered(0, lines.length)}`);
   return parts.join('\n');
+}
+
+/** Where old_text and the closest lines part, line by line (a dropped `;`, a changed word): a small model copies a line it is shown. */
+function differingLines(lines: string[], start: number, wanted: string[]): string[] {
+  const said: string[] = [];
+  for (let i = 0; i < wanted.length && start + i < lines.length && said.length < MAX_DIFFERING_LINES; i++) {
+    const sent = (wanted[i] as string).replace(LINE_PREFIX, '');
+    const actual = lines[start + i] as string;
+    if (sent !== actual) said.push(`Line ${start + i + 1} of the file is ${JSON.stringify(cut(actual))} where old_text has ${JSON.stringify(cut(sent))}.`);
+  }
+  return said;
 }
 
 function cut(line: string): string {
