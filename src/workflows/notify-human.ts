@@ -2,6 +2,7 @@ import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { HumanNeeded } from '../common/notify';
 import { toolSummary } from '../common/tool-schemas';
+import { visibleText } from '../common/visible-text';
 import { inputDigest } from '../loop/input-digest';
 import type { PendingPermission } from '../common/wire';
 import { notifying } from './activity-proxies';
@@ -36,14 +37,31 @@ export function humanNeeded(workflowId: string, request: PendingPermission): Hum
 
 const WEBHOOK_SUMMARY_CHARS = 500;
 
-/** The summary a chat message shows; one that leaves part of the input out says so, and how much. */
+const SHORT_FIELD_CHARS = 40;
+const MAIN_FIELDS = ['file_path', 'command', 'pattern', 'task'];
+
+/**
+ * The summary a chat message shows: the main argument, then the other fields when they are short
+ * (`bash touch a.txt (timeout: 30)`). One that leaves part of the input out (a long command, a
+ * file's content) says so, and how much.
+ */
 function webhookSummary(request: PendingPermission): Pick<HumanNeeded, 'inputSummary' | 'inputSummaryCut'> {
-  const whole = toolSummary(request.tool, request.input, Number.POSITIVE_INFINITY);
-  const others = Object.keys(typeof request.input === 'object' && request.input !== null ? request.input : {}).length > 1;
-  if (whole.length <= WEBHOOK_SUMMARY_CHARS && !others) return { inputSummary: whole, inputSummaryCut: false };
-  const head = whole.slice(0, WEBHOOK_SUMMARY_CHARS);
-  const more = whole.length > head.length ? `${whole.length - head.length} more characters` : 'its other fields';
-  return { inputSummary: `${head}… [cut: ${more} not shown; bareagent approve prints the whole input before it answers]`, inputSummaryCut: true };
+  const input = typeof request.input === 'object' && request.input !== null ? (request.input as Record<string, unknown>) : {};
+  const main = MAIN_FIELDS.find((name) => name in input);
+  const shown: string[] = [];
+  const left: string[] = [];
+  for (const [name, value] of Object.entries(input)) {
+    if (name === main) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    if (text.length <= SHORT_FIELD_CHARS && !/[\r\n]/.test(text)) shown.push(`${name}: ${text}`);
+    else left.push(`${name} (${text.length} characters)`);
+  }
+  const head = toolSummary(request.tool, request.input, Number.POSITIVE_INFINITY);
+  const whole = visibleText(shown.length ? `${head} (${shown.join(', ')})` : head);
+  if (whole.length <= WEBHOOK_SUMMARY_CHARS && left.length === 0) return { inputSummary: whole, inputSummaryCut: false };
+  const kept = whole.slice(0, WEBHOOK_SUMMARY_CHARS);
+  const missing = [...(whole.length > kept.length ? [`${whole.length - kept.length} more characters`] : []), ...left];
+  return { inputSummary: `${kept}… [cut: ${missing.join(', ')} not shown; bareagent approve prints the whole input before it answers]`, inputSummaryCut: true };
 }
 
 /**

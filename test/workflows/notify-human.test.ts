@@ -54,7 +54,7 @@ test("the worker's webhook gets who waits, for what, until when, and how to answ
       toolCallId: 'req_a.txt',
       tool: 'bash',
       inputDigest: inputDigest(pending.tool, pending.input),
-      inputSummary: 'bash touch a.txt',
+      inputSummary: 'bash touch a.txt (timeout: 30)',
       inputSummaryCut: false,
       requestedAt: pending.requestedAt,
       deadline: pending.deadline,
