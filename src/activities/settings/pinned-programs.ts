@@ -21,6 +21,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_PINS = 16;
 const MAX_DEPTH = 3;
 const MAX_SCRIPT_BYTES = 256 * 1024;
+/** What no digest covers, said at the question: a long script's many computed words are summed up past this. */
+const MAX_UNPINNED_SHOWN = 8;
 
 interface NamedFile {
   file: string;
@@ -175,7 +177,9 @@ export async function pinFiles(root: string, named: Named): Promise<CommandPins>
     unpinned.push(...inTurn.unpinned);
     queue.push(...inTurn.files.map((helper) => ({ file: helper, depth: next.depth + 1 })));
   }
-  return { pins, ...(unpinned.length ? { unpinned: unpinned.join('; ') } : {}) };
+  const said = [...new Set(unpinned)];
+  const shown = said.length > MAX_UNPINNED_SHOWN ? [...said.slice(0, MAX_UNPINNED_SHOWN), `and ${said.length - MAX_UNPINNED_SHOWN} more`] : said;
+  return { pins, ...(shown.length ? { unpinned: shown.join('; ') } : {}) };
 }
 
 export class PinnedFileChangedError extends Error {
