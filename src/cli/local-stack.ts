@@ -1,4 +1,5 @@
 import { connectionOptions } from '../connection/connection-options';
+import { cachedWorkflowBundle } from '../worker/cached-bundle';
 import { temporalProfile } from '../connection/temporal-profile';
 import os from 'node:os';
 import { Client, Connection } from '@temporalio/client';
@@ -75,8 +76,8 @@ export async function startLocalWorker(
   taskQueue: string,
   provider: ProviderConfig,
   log: (line: string) => void = () => undefined,
-  /** Workflow code bundled beforehand (the demo bundles while the server starts); else bundled here. */
-  workflowBundle?: { code: string },
+  /** Workflow code bundled beforehand (the demo bundles while the server starts); else the cached bundle (built here once per source version). */
+  workflowBundle?: { code: string } | { codePath: string },
 ): Promise<LocalWorker> {
   installQuietRuntime();
   await ensureSearchAttributes(config.address, config.namespace).catch(() => []);
@@ -92,7 +93,7 @@ export async function startLocalWorker(
     identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
     ...(dataConverter ? { dataConverter } : {}),
     ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
-    ...(!versioned && workflowBundle ? { workflowBundle } : {}),
+    ...(!versioned ? { workflowBundle: workflowBundle ?? { codePath: await cachedWorkflowBundle() } } : {}),
   });
   const running = worker.run();
   const stop = async () => {

@@ -8,7 +8,8 @@ import { bundleOptions } from './workflow-bundle';
 
 /**
  * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
- * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach.
+ * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach
+ * and the lock file. Every in-process worker (demo, run, eval) and every versioned worker uses it.
  */
 export async function cachedWorkflowBundle(): Promise<string> {
   if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
@@ -17,6 +18,9 @@ export async function cachedWorkflowBundle(): Promise<string> {
   const hash = createHash('sha256');
   for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
   hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
+  // The libraries the workflow code bundles (zod among them) change with the lock file.
+  const lock = path.resolve(srcRoot, '..', 'package-lock.json');
+  if (existsSync(lock)) hash.update(readFileSync(lock));
   const dir = path.join(bareagentHome(), 'cache');
   const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(codePath)) return codePath;

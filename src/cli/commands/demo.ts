@@ -1,12 +1,10 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import pc from 'picocolors';
 import { preflight, PreflightError, runUnconfined } from '../../doctor/run-doctor';
 import { ScriptedModelServer } from '../../testing/scripted-model-server';
-import { bundleOptions } from '../../worker/workflow-bundle';
-import { warningsOnlyLogger } from '../../worker/warnings-only-logger';
+import { cachedWorkflowBundle } from '../../worker/cached-bundle';
 import type { Client } from '@temporalio/client';
 import { diffText } from '../../checkpoints/diff';
 import { diffRedactor } from '../../checkpoints/redaction';
@@ -53,14 +51,14 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
   const workspace = mkdtempSync(path.join(os.tmpdir(), 'bareagent-demo-'));
   cpSync(path.join(DEMO_DIR, 'workspace'), workspace, { recursive: true });
   const model = await ScriptedModelServer.start(ScriptedModelServer.loadScenarios(path.join(DEMO_DIR, 'scenario.json')));
-  // The workflow code is bundled while the server starts (and, on a new machine, the CLI is fetched):
-  // each takes seconds, and they wait on different things.
-  const bundling = bundleWorkflowCode({ ...bundleOptions(), logger: warningsOnlyLogger }).catch(() => undefined);
+  // The workflow code is bundled while the server starts (the first time; later demos load the
+  // cached bundle): each takes seconds, and they wait on different things.
+  const bundling = cachedWorkflowBundle().then((codePath) => ({ codePath }), () => undefined);
   const stack = await openStack({ embedded: true, embedLoopback: true, background: true, log: (line) => console.error(pc.dim(line)) });
   // Its own task queue: a worker already polling `bareagent` would call a real model instead.
   const taskQueue = `bareagent-demo-${process.pid}`;
   const bundle = await bundling;
-  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 }, undefined, bundle && { code: bundle.code });
+  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 }, undefined, bundle);
   try {
     const workflowId = newWorkflowId().replace('bareagent-', 'bareagent-demo-');
     await stack.client.workflow.start(WORKFLOW_TYPE, {
