@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/testing/free-port';
@@ -99,6 +99,9 @@ async function main(): Promise<void> {
     const pidFile = path.join(home, '.local', 'state', 'bareagent', 'server.pid');
     if (existsSync(path.join(repo, '.bareagent'))) problems.push('the demo wrote into the clone\'s .bareagent/: the operator\'s state must stay outside every project');
     if (existsSync(pidFile)) serverPid = Number(readFileSync(pidFile, 'utf8'));
+    // The workflow code is bundled once and cached in the home: the second demo loads it.
+    const cacheDir = path.join(home, '.local', 'state', 'bareagent', 'cache');
+    if (!existsSync(cacheDir) || !readdirSync(cacheDir).some((name) => /^workflow-bundle-[0-9a-f]{16}\.js$/.test(name))) problems.push('the demo did not cache its workflow bundle in the home');
     // The second demo: everything cached, the server already up.
     const again = await run('npm', ['run', 'demo'], repo, demoEnv, false, true);
 
