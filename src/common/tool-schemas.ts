@@ -120,10 +120,20 @@ export function isToolName(name: string): name is ToolName {
 }
 
 /** The argument the Web UI and the CLI show beside the tool's name. */
-export function mainArgument(_tool: string, input: unknown): string {
-  if (!input || typeof input !== 'object') return '';
+/** The fields that summarise a call, in order of precedence: the first present is its main argument. */
+export const MAIN_ARGUMENT_FIELDS = ['file_path', 'command', 'pattern', 'task'] as const;
+
+/** The field `mainArgument` shows, if the input has one. */
+export function mainArgumentField(input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
   const args = input as Record<string, unknown>;
-  const value = args.file_path ?? args.command ?? args.pattern ?? args.task ?? '';
+  return MAIN_ARGUMENT_FIELDS.find((name) => args[name] !== undefined && args[name] !== null);
+}
+
+export function mainArgument(_tool: string, input: unknown): string {
+  const field = mainArgumentField(input);
+  if (field === undefined) return '';
+  const value = (input as Record<string, unknown>)[field];
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

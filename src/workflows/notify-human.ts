@@ -1,7 +1,7 @@
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { HumanNeeded } from '../common/notify';
-import { toolSummary } from '../common/tool-schemas';
+import { mainArgumentField, toolSummary } from '../common/tool-schemas';
 import { visibleText } from '../common/visible-text';
 import { inputDigest } from '../loop/input-digest';
 import type { PendingPermission } from '../common/wire';
@@ -36,9 +36,7 @@ export function humanNeeded(workflowId: string, request: PendingPermission): Hum
 }
 
 const WEBHOOK_SUMMARY_CHARS = 500;
-
 const SHORT_FIELD_CHARS = 40;
-const MAIN_FIELDS = ['file_path', 'command', 'pattern', 'task'];
 
 /**
  * The summary a chat message shows: the main argument, then the other fields when they are short
@@ -47,17 +45,17 @@ const MAIN_FIELDS = ['file_path', 'command', 'pattern', 'task'];
  */
 function webhookSummary(request: PendingPermission): Pick<HumanNeeded, 'inputSummary' | 'inputSummaryCut'> {
   const input = typeof request.input === 'object' && request.input !== null ? (request.input as Record<string, unknown>) : {};
-  const main = MAIN_FIELDS.find((name) => name in input);
+  const main = mainArgumentField(input);
   const shown: string[] = [];
   const left: string[] = [];
   for (const [name, value] of Object.entries(input)) {
     if (name === main) continue;
     const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-    if (text.length <= SHORT_FIELD_CHARS && !/[\r\n]/.test(text)) shown.push(`${name}: ${text}`);
+    if (text.length <= SHORT_FIELD_CHARS && !/[\r\n]/.test(text)) shown.push(visibleText(`${name}: ${text}`));
     else left.push(`${name} (${text.length} characters)`);
   }
   const head = toolSummary(request.tool, request.input, Number.POSITIVE_INFINITY);
-  const whole = visibleText(shown.length ? `${head} (${shown.join(', ')})` : head);
+  const whole = shown.length ? `${head} (${shown.join(', ')})` : head;
   if (whole.length <= WEBHOOK_SUMMARY_CHARS && left.length === 0) return { inputSummary: whole, inputSummaryCut: false };
   const kept = whole.slice(0, WEBHOOK_SUMMARY_CHARS);
   const missing = [...(whole.length > kept.length ? [`${whole.length - kept.length} more characters`] : []), ...left];

@@ -34,14 +34,10 @@ export async function openTransport(config: McpServerConfig, workspace: string, 
   const command = ['exec', 'env', ...assignments, quote(config.command), ...config.args.map(quote)].join(' ');
   // Checked again as the server starts, and started with the checked bytes bound over its files.
   const pinned = await pinnedCopies(workspace, pins);
-  let prepared;
-  try {
-    prepared = await prepareCommand(command, { workspace, cwd: workspace, sandbox, ...(pinned.copies.length ? { pinnedCopies: pinned.copies } : {}) });
-  } catch (err) {
+  const prepared = await prepareCommand(command, { workspace, cwd: workspace, sandbox, ...(pinned.copies.length ? { pinnedCopies: pinned.copies } : {}) }).catch(async (err: unknown) => {
     await pinned.remove();
     throw err;
-  }
-  const started = prepared;
+  });
   const transport = new StdioClientTransport({
     command: prepared.file,
     args: prepared.args,
@@ -57,7 +53,7 @@ export async function openTransport(config: McpServerConfig, workspace: string, 
     transport,
     stderr: () => stderr.trim(),
     cleanup: async () => {
-      await started.cleanup();
+      await prepared.cleanup();
       await pinned.remove();
     },
   };
