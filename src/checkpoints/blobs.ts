@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
-import { atParentOf } from './directory-handle';
+import { atParentOf, type HeldDirectory } from './directory-handle';
 import { objectId, writeObjectSync } from './objects';
 
 /** A workspace entry as git would store it: its mode and its bytes (a link's bytes are its target). */
@@ -13,32 +13,47 @@ export interface Entry {
  * was read: `rel`, under the real folder `root`, read through its folder's handle (atParentOf), so
  * no link is followed, in its name or in a folder on the way that was flipped into one, and no FIFO
  * is waited on (O_NONBLOCK; it must still be a regular file once open). Undefined for anything else
- * (gone, a directory, a FIFO, a device).
+ * (gone, a directory, a FIFO, a device). A scan passes its `held` folder handle (HeldDirectory).
  */
-export function readAt(root: string, rel: string): { stats: Stats; bytes: Buffer } | undefined {
-  return atParentOf(root, rel, (directory, name) => {
-    const file = `${directory}/${name}`;
-    let stats: Stats;
-    try {
-      stats = lstatSync(file);
-      if (stats.isSymbolicLink()) return { stats, bytes: readlinkSync(file, { encoding: 'buffer' }) };
-    } catch {
-      return undefined; // gone, or gone since the lstat
-    }
-    if (!stats.isFile()) return undefined;
-    let fd: number;
-    try {
-      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    } catch {
-      return undefined;
-    }
-    try {
-      const open = fstatSync(fd);
-      return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
-    } finally {
-      closeSync(fd);
-    }
-  });
+export function readAt(root: string, rel: string, held?: HeldDirectory): { stats: Stats; bytes: Buffer } | undefined {
+  return held ? held.at(rel, readIn) : atParentOf(root, rel, (directory, name) => (isFileOrLink(`${directory}/${name}`) ? readIn(directory, name) : undefined));
+}
+
+/** Whether it is a regular file or a symlink now: nothing else is opened (a device's open can act). A scan's walk has just checked this. */
+function isFileOrLink(file: string): boolean {
+  try {
+    const stats = lstatSync(file);
+    return stats.isFile() || stats.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** `name` in the opened folder `directory` (a /proc/self/fd path): readAt's reading. */
+function readIn(directory: string, name: string): { stats: Stats; bytes: Buffer } | undefined {
+  const file = `${directory}/${name}`;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    // ELOOP: a symlink, stored as its target; anything else: gone, or not ours to read.
+    return (err as NodeJS.ErrnoException).code === 'ELOOP' ? readLink(file) : undefined;
+  }
+  try {
+    const open = fstatSync(fd);
+    return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readLink(file: string): { stats: Stats; bytes: Buffer } | undefined {
+  try {
+    const stats = lstatSync(file);
+    return stats.isSymbolicLink() ? { stats, bytes: readlinkSync(file, { encoding: 'buffer' }) } : undefined;
+  } catch {
+    return undefined; // gone since
+  }
 }
 
 /** A workspace entry as git would store it (readAt). */

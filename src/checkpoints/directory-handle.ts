@@ -11,20 +11,11 @@ const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
  * path afterwards. Undefined when the directory is not there any more.
  */
 export function atDirectory<T>(expected: string, use: (directory: string) => T): T | undefined {
-  let fd: number;
+  // Undefined: gone, a link now (ELOOP), no longer a directory (ENOTDIR), or elsewhere than expected.
+  const fd = openChecked(expected);
+  if (fd === undefined) return undefined;
   try {
-    fd = openSync(expected, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return undefined; // gone, a link now (ELOOP), or no longer a directory (ENOTDIR)
-  }
-  try {
-    let real: string;
-    try {
-      real = readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      return undefined;
-    }
-    return real === expected ? use(`/proc/self/fd/${fd}`) : undefined;
+    return use(`/proc/self/fd/${fd}`);
   } finally {
     closeSync(fd);
   }
@@ -35,4 +26,48 @@ export function atParentOf<T>(root: string, rel: string, use: (directory: string
   const slash = rel.lastIndexOf('/');
   const parent = slash < 0 ? root : `${root}/${rel.slice(0, slash)}`;
   return atDirectory(parent, (directory) => use(directory, rel.slice(slash + 1)));
+}
+
+/**
+ * `atParentOf` for many paths in path order, as a scan reads them: each folder is opened and
+ * checked as `atDirectory` does, once while its files follow one another, instead of once a file.
+ * `close` when done.
+ */
+export class HeldDirectory {
+  private held: { expected: string; fd: number | undefined } | undefined;
+
+  constructor(private readonly root: string) {}
+
+  at<T>(rel: string, use: (directory: string, name: string) => T): T | undefined {
+    const slash = rel.lastIndexOf('/');
+    const expected = slash < 0 ? this.root : `${this.root}/${rel.slice(0, slash)}`;
+    if (this.held?.expected !== expected) {
+      this.close();
+      this.held = { expected, fd: openChecked(expected) };
+    }
+    const { fd } = this.held;
+    return fd === undefined ? undefined : use(`/proc/self/fd/${fd}`, rel.slice(slash + 1));
+  }
+
+  close(): void {
+    if (this.held?.fd !== undefined) closeSync(this.held.fd);
+    this.held = undefined;
+  }
+}
+
+/** A descriptor of the directory `expected` names, only if it still is that directory (atDirectory's check). */
+function openChecked(expected: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(expected, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (readlinkSync(`/proc/self/fd/${fd}`) === expected) return fd;
+  } catch {
+    // fall through: closed below
+  }
+  closeSync(fd);
+  return undefined;
 }

@@ -4,12 +4,12 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { changedFiles, type ChangedFile } from './history';
 import { IgnoreRules } from './ignore-rules';
 import { isDenied, type SnapshotLimits } from './limits';
-import { parseTree, readLooseObject, treeBytes, writeObject, type TreeEntry } from './objects';
+import { ObjectBatch, parseTree, readLooseObject, treeBytes, writeObject, type TreeEntry } from './objects';
 import { recordTree } from './refs';
 import { ensureStore } from './store';
 import { writeStoreFile } from './store-files';
 import { readAt } from './blobs';
-import { atDirectory } from './directory-handle';
+import { atDirectory, HeldDirectory } from './directory-handle';
 import { plainExcludesOf } from './workspace-scan';
 
 /**
@@ -309,13 +309,13 @@ function lstatOrUndefined(file: string): Stats | undefined {
 }
 
 /** A regular file or symlink read into a blob (readAt: by its folder's handle, no link followed, no FIFO waited on); its entry has the stat data of what was read. */
-async function storeEntry(store: string, root: string, rel: string): Promise<FileEntry | undefined> {
-  const read = readAt(root, rel);
+async function storeEntry(store: string, root: string, rel: string, scanning?: { batch: ObjectBatch; held: HeldDirectory }): Promise<FileEntry | undefined> {
+  const read = readAt(root, rel, scanning?.held);
   if (!read) return undefined;
   const { stats, bytes } = read;
   // git's rule: the owner's execute bit makes a file 100755. The size is what was read (a file may grow after its fstat).
   const mode = stats.isSymbolicLink() ? '120000' : stats.mode & 0o100 ? '100755' : '100644';
-  return { mode, id: await writeObject(store, 'blob', bytes), size: bytes.length, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+  return { mode, id: await (scanning ? scanning.batch.write('blob', bytes) : writeObject(store, 'blob', bytes)), size: bytes.length, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
 function special(entry: Dirent): boolean {
@@ -389,27 +389,34 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
   let skipped = specials.length + repositories.length;
   let total = 0;
   let read = 0;
-  for (const { rel, stats } of candidates) {
-    if (!stats.isSymbolicLink()) {
-      if (stats.size > ask.limits.maxFileBytes || total + stats.size > ask.limits.maxTotalBytes) {
-        skipped += 1;
-        capped.push(`${rel} (${stats.size > ask.limits.maxFileBytes ? `over the ${ask.limits.maxFileBytes}-byte file cap` : `past the ${ask.limits.maxTotalBytes}-byte total cap`})`);
+  // Folders opened once for their files in a row; the blobs packed when there are many (a first checkpoint).
+  const scanning = { batch: new ObjectBatch(store), held: new HeldDirectory(root) };
+  try {
+    for (const { rel, stats } of candidates) {
+      if (!stats.isSymbolicLink()) {
+        if (stats.size > ask.limits.maxFileBytes || total + stats.size > ask.limits.maxTotalBytes) {
+          skipped += 1;
+          capped.push(`${rel} (${stats.size > ask.limits.maxFileBytes ? `over the ${ask.limits.maxFileBytes}-byte file cap` : `past the ${ask.limits.maxTotalBytes}-byte total cap`})`);
+          continue;
+        }
+        total += stats.size;
+      }
+      const known = base?.files.get(rel);
+      if (base && fresh(known, stats, base.stamp)) {
+        files.set(rel, known);
         continue;
       }
-      total += stats.size;
+      const entry = await storeEntry(store, root, rel, scanning);
+      read += 1;
+      if (read % YIELD_EVERY === 0) await yieldToLoop();
+      if (!entry) continue;
+      if (entry.mode !== '120000') total += entry.size - stats.size;
+      files.set(rel, entry);
     }
-    const known = base?.files.get(rel);
-    if (base && fresh(known, stats, base.stamp)) {
-      files.set(rel, known);
-      continue;
-    }
-    const entry = await storeEntry(store, root, rel);
-    read += 1;
-    if (read % YIELD_EVERY === 0) await yieldToLoop();
-    if (!entry) continue;
-    if (entry.mode !== '120000') total += entry.size - stats.size;
-    files.set(rel, entry);
+  } finally {
+    scanning.held.close();
   }
+  await scanning.batch.finish();
   const leftOut = [
     ...repositories.map((dir) => `${dir}/ (its own git repository)`),
     ...excluded.map((dir) => `${dir}/ (excluded)`),

@@ -164,3 +164,42 @@ test('a link over the index is replaced, never written through; links where refs
   expect(gitIn(store, ['log', '--format=%T', REF]).trim().split('\n')).toEqual([second.tree, first.tree]);
   execFileSync('git', ['--git-dir', store, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' });
 });
+
+test('a scan that reads many files writes their blobs as one pack git reads whole; a handful stay loose objects', async () => {
+  const ws = tmp();
+  for (let i = 0; i < 60; i += 1) {
+    mkdirSync(path.join(ws, `d${i % 3}`), { recursive: true });
+    writeFileSync(path.join(ws, `d${i % 3}`, `f${i}.txt`), `file ${i}\n`);
+  }
+  writeFileSync(path.join(ws, 'same-a.txt'), 'twice\n');
+  writeFileSync(path.join(ws, 'same-b.txt'), 'twice\n');
+  writeFileSync(path.join(ws, 'large.bin'), Buffer.alloc(100 * 1024, 7));
+  symlinkSync('d0/f0.txt', path.join(ws, 'link'));
+  const store = path.join(tmp(), 'store.git');
+  const ask: CheckpointAsk = { store, root: ws, ref: REF, message: 'm', deny: [], limits: snapshotLimits({}) };
+  const first = await takeCheckpoint(ask);
+  const packs = readdirSync(path.join(store, 'objects', 'pack'));
+  expect(packs.filter((name) => name.endsWith('.idx'))).toHaveLength(1);
+  expect(packs.filter((name) => name.endsWith('.pack'))).toHaveLength(1);
+  expect(packs.filter((name) => name.startsWith('tmp_'))).toEqual([]);
+  const idx = path.join(store, 'objects', 'pack', packs.find((name) => name.endsWith('.idx'))!);
+  // The 60 files, the two of the same bytes once, the link: 62 blobs packed; the large file loose.
+  const listed = gitIn(store, ['verify-pack', '-v', idx]);
+  expect(listed.split('\n').filter((line) => / blob /.test(line))).toHaveLength(62);
+  expect(listed).toContain('non delta: 62 objects');
+  execFileSync('git', ['--git-dir', store, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' });
+  expect(gitIn(store, ['show', `${first.tree}:d1/f31.txt`])).toBe('file 31\n');
+  expect(gitIn(store, ['cat-file', '-p', `${first.tree}:link`])).toBe('d0/f0.txt');
+  expect(Buffer.compare(execFileSync('git', ['--git-dir', store, 'cat-file', 'blob', `${first.tree}:large.bin`]), Buffer.alloc(100 * 1024, 7))).toBe(0);
+  // The whole tree back out of the pack, as a restore reads it.
+  const out = tmp();
+  execFileSync('sh', ['-c', `git --git-dir "${store}" archive ${first.tree} | tar -x -C "${out}"`]);
+  expect(readFileSync(path.join(out, 'd2', 'f59.txt'), 'utf8')).toBe('file 59\n');
+  // One changed file: loose, no second pack.
+  writeFileSync(path.join(ws, 'd0', 'f0.txt'), 'changed\n');
+  const second = await takeCheckpoint({ ...ask, previous: first.tree });
+  expect(second.changed).toEqual([{ status: 'M', path: 'd0/f0.txt' }]);
+  expect(readdirSync(path.join(store, 'objects', 'pack')).filter((name) => name.endsWith('.pack'))).toHaveLength(1);
+  expect(gitIn(store, ['show', `${second.tree}:d0/f0.txt`])).toBe('changed\n');
+  execFileSync('git', ['--git-dir', store, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' });
+});
