@@ -15,7 +15,7 @@ import { reserveTreeBudget } from './tree/reserve-tree-budget';
 import { createCallModel } from './model/call-model';
 import type { ProviderConfig } from '../connection/provider-config';
 import { createRedactor, type Redactor } from '../secrets/redact';
-import { redactCommandResult, redactToolOutcome, withRedaction } from '../secrets/redacting-activity';
+import { redactCheckpoint, redactCommandResult, redactToolOutcome, withRedaction } from '../secrets/redacting-activity';
 import { secretsFromEnv } from '../secrets/worker-secrets';
 import { capCatalogErrors, capOutcomeError, withCappedErrors } from '../secrets/capped-errors';
 import { toolActivities } from './tools';
@@ -63,7 +63,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readNestedInstructions: withRedaction(readNestedInstructions, redactor, (found, r) => ({ ...found, text: r.redact(found.text) })),
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
     // A file name or a git error could hold a worker secret: the summary and errors are redacted.
-    checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, (r, x) => (r.ok ? { ...r, summary: x.redact(r.summary) } : { ...r, error: x.redact(r.error) })),
+    checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, redactCheckpoint),
     restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
     readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),

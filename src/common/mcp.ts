@@ -97,6 +97,8 @@ export interface McpCallRequest {
   sandbox: import('./sandbox').SandboxRequest;
   /** The call's idempotency key, sent to the server in the request's `_meta` (`bareagent/callId`). */
   callId?: string;
+  /** The checkpoint to take once the call ran, in the same activity (a scan: an MCP server may change any file). */
+  checkpoint?: import('./checkpoint').CheckpointRequest;
 }
 
 export const MCP_PREFIX = 'mcp__';

@@ -1,4 +1,5 @@
 import { types } from 'node:util';
+import type { CheckpointResult } from '../common/checkpoint';
 import type { CommandResult } from '../common/jobs';
 import type { ToolOutcome } from '../common/tool-outcome';
 import type { Redactor } from './redact';
@@ -28,7 +29,13 @@ export function withRedaction<A extends unknown[], R>(
 }
 
 export function redactToolOutcome(outcome: ToolOutcome, redactor: Redactor): ToolOutcome {
-  return outcome.ok ? { ...outcome, output: redactor.redact(outcome.output) } : { ...outcome, message: redactor.redact(outcome.message) };
+  const checkpoint = outcome.checkpoint ? { checkpoint: redactCheckpoint(outcome.checkpoint, redactor) } : {};
+  return outcome.ok ? { ...outcome, output: redactor.redact(outcome.output), ...checkpoint } : { ...outcome, message: redactor.redact(outcome.message), ...checkpoint };
+}
+
+/** A checkpoint's summary names files, its error a git message: either could hold a worker secret. */
+export function redactCheckpoint(result: CheckpointResult, redactor: Redactor): CheckpointResult {
+  return result.ok ? { ...result, summary: redactor.redact(result.summary) } : { ...result, error: redactor.redact(result.error) };
 }
 
 export function redactCommandResult(result: CommandResult, redactor: Redactor): CommandResult {

@@ -1,3 +1,4 @@
+import type { CheckpointRequest } from '../common/checkpoint';
 import type { AgentRunConfig } from '../common/input';
 import { mcpToolEffect, type McpCatalog, type McpServerListing, type McpTool } from '../common/mcp';
 import type { PinnedFile } from '../common/pinned-files';
@@ -49,6 +50,8 @@ export interface McpToolContext {
   policy: PermissionPolicy;
   /** The call's idempotency key, sent in the request's `_meta`. */
   callKey: string;
+  /** The checkpoint the call's activity takes after it, if the round wants one there. */
+  checkpointRequest?(): CheckpointRequest | undefined;
 }
 
 /** An MCP tool of the run's listing: a JSON object's arguments, the MCP guard, the call on the tool worker. */
@@ -64,6 +67,7 @@ export function mcpTool({ tool, server }: { tool: McpTool; server: McpServerList
     decide: (args) => checkMcpPermission(context.policy, { name: tool.name, effect }, args),
     execute: (args) => {
       const { config } = context;
+      const checkpoint = context.checkpointRequest?.();
       return (effect === 'once' ? mcpOnce : mcpRepeatable).mcpCallTool.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, [
         {
           ...(config.workspace ? { workspace: config.workspace } : {}),
@@ -76,6 +80,7 @@ export function mcpTool({ tool, server }: { tool: McpTool; server: McpServerList
           arguments: args as Record<string, unknown>,
           sandbox: context.sandbox,
           callId: context.callKey,
+          ...(checkpoint ? { checkpoint } : {}),
         },
       ]);
     },

@@ -145,7 +145,7 @@ export class ToolRound {
     const { config, state, sandbox, policy } = this.context;
     const callKey = idempotencyKey(this.context.workflowId, call.id);
     const mcp = findMcpTool(state.mcp, call.name);
-    if (mcp) return mcpTool(mcp, { config, sandbox, policy, callKey });
+    if (mcp) return mcpTool(mcp, { config, sandbox, policy, callKey, checkpointRequest: () => this.checkpointRequest() });
     return builtInTool(call.name, {
       workspace: config.workspace,
       toolTaskQueue: config.toolTaskQueue,
@@ -184,7 +184,9 @@ export class ToolRound {
     const jobsRunning = this.context.board.hasRunning();
     const writing = calls.filter((call) => !READ_ONLY_TOOLS.has(call.name));
     const jobsFinished = state.jobsFinished === true;
-    const covered = this.inTool.size > 0 && !mcp && !jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
+    // An MCP call's activity takes its checkpoint too (a scan); one recorded before that did not, and
+    // its round takes one after it, as it did then.
+    const covered = this.inTool.size > 0 && !jobsFinished && !jobsRunning && writing.length > 0 && writing.every((call) => this.inTool.has(call.id));
     let mark: Awaited<ReturnType<typeof checkpointAfterRound>>;
     if (covered) {
       const taken = this.inTool.get(writing.at(-1)!.id)!;

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createRedactor, REDACTED } from '../../src/secrets/redact';
-import { redactError, withRedaction } from '../../src/secrets/redacting-activity';
+import { redactError, redactToolOutcome, withRedaction } from '../../src/secrets/redacting-activity';
 import { base64Core } from '../../src/secrets/secret-forms';
 import { secretsFromEnv } from '../../src/secrets/worker-secrets';
 
@@ -112,6 +112,15 @@ describe('base64Core', () => {
       }
     }
   });
+});
+
+test("a tool's outcome: its output or message, and the summary or error of the checkpoint that came back with it", () => {
+  const checkpoint = { ok: true as const, id: 't', workspace: '/w', store: '/s', changed: 1, files: 1, skipped: 0, summary: `1 file changed: ${SECRET}.txt` };
+  const ok = redactToolOutcome({ ok: true, output: `wrote ${SECRET}`, checkpoint }, redactor);
+  expect(JSON.stringify(ok)).not.toContain(SECRET);
+  expect(ok).toMatchObject({ output: `wrote ${REDACTED}`, checkpoint: { summary: `1 file changed: ${REDACTED}.txt`, id: 't' } });
+  const failed = redactToolOutcome({ ok: false, errorType: 'McpError', message: SECRET, checkpoint: { ok: false, error: `git: ${SECRET}` } }, redactor);
+  expect(JSON.stringify(failed)).not.toContain(SECRET);
 });
 
 describe('redactError', () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
@@ -5,7 +6,7 @@ import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { requestIdFor } from '../support/wait-for';
 import { everythingServer, filesystemServer, MCP_READ_PATHS, META_ECHO_READ_PATHS, metaEchoServer } from '../support/mcp-servers';
-import { messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
+import { checkpointsQuery, messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
 
 const WORKER_ONLY = 'worker-only-value-never-in-a-server';
 
@@ -35,6 +36,7 @@ async function run(calls: Array<Array<{ id: string; name: string; arguments: unk
   const result = await handle.result();
   const ms = Date.now() - started;
   return {
+    handle,
     result,
     ms,
     workspace,
@@ -97,6 +99,30 @@ test('server-filesystem from the workspace .bareagent/mcp.json: writes need an a
   expect(got[2]).toMatchObject({ content: 'User denied.', is_error: true });
   expect(readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('first line\n');
   expect(status.mcpServers).toEqual([{ name: 'fs', tools: expect.any(Number) }]);
+});
+
+test("an MCP call's checkpoint is taken in its own activity: the file it wrote is on the step, and no checkpoint activity follows the round", async () => {
+  const workspace = h.workspace({ 'notes.txt': 'first line\n' });
+  const { handle, results: got } = await run(
+    [[{ id: 'w1', name: 'mcp__fs__write_file', arguments: { path: path.join(workspace, 'made.txt'), content: 'made by mcp' } }], [{ id: 'w2', name: 'mcp__fs__read_text_file', arguments: { path: path.join(workspace, 'made.txt') } }]],
+    { mcpServers: { fs: filesystemServer(workspace) }, permissionRules: { allow: ['mcp__fs__*'] } },
+    workspace,
+  );
+  expect(got.map((r) => r.is_error)).toEqual([false, false]);
+  const view = await handle.query(checkpointsQuery);
+  // Step 0 (the run's start), then one checkpoint per round: the write's holds made.txt, the read's changes nothing.
+  expect(view.steps.map((s) => s.changed)).toEqual([0, 1, 0]);
+  const store = view.store!;
+  const show = (step: number) => execFileSync('git', ['--git-dir', store, 'show', `${view.steps[step]!.id}:made.txt`], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } }).toString();
+  expect(show(1)).toBe('made by mcp');
+  const events = (await handle.fetchHistory()).events ?? [];
+  const locals = events.flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return [];
+    return [(JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString()) as { activity_type: string }).activity_type];
+  });
+  // The run start's checkpoint only: the rounds' came back with the mcpCallTool results.
+  expect(locals.filter((name) => name === 'checkpointWorkspace')).toHaveLength(1);
 });
 
 test('in default mode a write tool asks a human, who may deny it', async () => {

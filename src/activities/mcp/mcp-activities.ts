@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { McpCallRequest, McpCatalog, McpListRequest, McpServerConfig, McpServerListing, McpServers, McpTool } from '../../common/mcp';
 import type { ToolOutcome } from '../../common/tool-outcome';
+import { checkpointWorkspace } from '../checkpoint-activities';
 import { workspaceRoot } from '../tools/workspace';
 import { McpConnections } from './connections';
 import { resultText } from './result-text';
@@ -66,8 +67,18 @@ export function createMcpActivities(connections = new McpConnections()) {
     return { servers };
   }
 
-  /** One MCP tool call. A server that does not start, dies or errs is a result the model reads, never an activity failure. */
+  /**
+   * One MCP tool call. A server that does not start, dies or errs is a result the model reads, never
+   * an activity failure. The checkpoint the request asks for is taken after it, whatever its outcome
+   * (a call that failed may still have changed files): a scan, here on the worker that holds the
+   * workspace, instead of a local activity after the round.
+   */
   async function mcpCallTool(request: McpCallRequest): Promise<ToolOutcome> {
+    const outcome = await callTool(request);
+    return request.checkpoint ? { ...outcome, checkpoint: await checkpointWorkspace(request.checkpoint) } : outcome;
+  }
+
+  async function callTool(request: McpCallRequest): Promise<ToolOutcome> {
     const context = Context.current();
     const ticker = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
     try {
