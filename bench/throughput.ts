@@ -20,6 +20,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
   const results: LoadResult[] = [];
   let separate: LoadResult | undefined;
   let unstreamed: LoadResult | undefined;
+  let uncheckpointed: LoadResult | undefined;
   const separateAt = concurrency.includes(THROUGHPUT_TARGET.concurrency) ? THROUGHPUT_TARGET.concurrency : Math.max(...concurrency);
   try {
     await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
@@ -27,6 +28,9 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       ctx.log(`throughput: ${c} concurrent runs of ${runIterations} iterations`);
       results.push(await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: c, iterations: runIterations, workspace }));
     }
+    // What the run-start checkpoint (each run's first, in a workspace the store has seen) costs under load.
+    ctx.log(`throughput: ${separateAt} concurrent runs with checkpoints: false`);
+    uncheckpointed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { checkpoints: false } });
     // Streaming costs a signal (and often one more workflow task) per model call: the same load without it.
     ctx.log(`throughput: ${separateAt} concurrent runs with stream: false`);
     unstreamed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { stream: false } });
@@ -72,6 +76,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       '',
       targetLine(results),
       '',
+      ...(uncheckpointed ? [checkpointsLine(results, uncheckpointed, runIterations), ''] : []),
       ...(unstreamed
         ? [
             `The same ${unstreamed.concurrency} runs with \`stream: false\` (no signal from the model-call activity to the run's stream): ` +
@@ -92,6 +97,16 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
   };
+}
+
+/** Checkpoints on (the default) against off at the same concurrency, interleaved in one bench run. */
+function checkpointsLine(results: LoadResult[], off: LoadResult, files: number): string {
+  const on = results.find((r) => r.concurrency === off.concurrency);
+  const ratio = on ? ` (on ÷ off **${(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2)}**)` : '';
+  return (
+    `The same ${off.concurrency} runs with \`checkpoints: false\`: ${off.iterationsPerSecond.toFixed(1)} iterations/s, p95 ${ms(off.p95)}${ratio}. ` +
+    `With checkpoints on, each run takes its run-start checkpoint (a scan of the shared ${files}-file workspace, which the store has seen) and no other: its iterations only read.`
+  );
 }
 
 export function targetLine(results: LoadResult[]): string {
