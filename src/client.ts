@@ -30,7 +30,7 @@ import { UsageError } from './runs/usage-error';
 import { packageVersion } from './connection/package-version';
 import { notFoundMessage } from './cli/not-found';
 import { LeftRunning } from './cli/left-running';
-import { runWorker } from './worker';
+import { workerModule } from './cli/load-on-use';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -208,7 +208,7 @@ Examples:
   OPENAI_API_KEY=sk-... BAREAGENT_MODEL=gpt-4.1-mini bareagent worker
   TEMPORAL_ADDRESS=temporal.internal:7233 BAREAGENT_TASK_QUEUE=build-box bareagent worker`,
     )
-    .action(() => set(runWorker().then(() => 0)));
+    .action(() => set(workerModule().runWorker().then(() => 0)));
   program
     .command('demo')
     .description('run a scripted-model demo session on a copy of a sample workspace')

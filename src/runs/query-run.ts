@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { QueryDefinition } from '@temporalio/common';
 import { hasLiveWorker } from './live-pollers';
-import { replayQueries, type ReplayQuery } from './replay-reader';
+import type { ReplayQuery } from './replay-reader';
 
 /**
  * Queries a run, open or closed, with or without a worker on its task queue, without ever
@@ -30,7 +30,14 @@ export async function queryRunMany(client: Client, workflowId: string, queries: 
       // replay below answers the same, and a query the workflow itself rejects fails there too.
     }
   }
-  return replayQueries(client, workflowId, queries);
+  return replayReader().replayQueries(client, workflowId, queries);
 }
+
+/**
+ * The replay loads the worker SDK (a second of CPU): only a read that needs it pays for it, not
+ * every `bareagent status` of an open run its worker answers.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const replayReader = () => require('./replay-reader') as typeof import('./replay-reader');
 
 const LIVE_WORKER_MS = 1000;

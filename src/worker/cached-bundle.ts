@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { bareagentHome } from '../connection/home';
 import { ensurePrivateDir, writePrivateFile } from '../connection/private-files';
 import { bundleOptions } from './workflow-bundle';
@@ -24,6 +23,9 @@ export async function cachedWorkflowBundle(): Promise<string> {
   const dir = path.join(bareagentHome(), 'cache');
   const codePath = path.join(dir, `workflow-bundle-${hash.digest('hex').slice(0, 16)}.js`);
   if (existsSync(codePath)) return codePath;
+  // The bundler (webpack, in the worker SDK) loads only when the cache misses.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { bundleWorkflowCode } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   const { code } = await bundleWorkflowCode({ ...options, logger: silent });
   ensurePrivateDir(dir);
   const partial = `${codePath}.${process.pid}.tmp`;

@@ -12,7 +12,8 @@ import { eventsQuery } from '../../common/contract';
 import type { RunEvent } from '../../common/events';
 import { runUiLink, WORKFLOW_TYPE } from '../../connection/config';
 import { isPending, sendDecision } from '../../runs/decisions';
-import { openStack, startLocalWorker } from '../local-stack';
+import { openStack } from '../local-stack';
+import { localWorkerModule } from '../load-on-use';
 import { readRunCheckpoints, snapshotAt } from '../run-checkpoints';
 import { EXIT, exitCodeOf } from '../../runs/run-outcome';
 import { newWorkflowId } from '../../runs/run-labels';
@@ -58,7 +59,7 @@ export async function demoCommand(options: { sandbox: boolean } = { sandbox: tru
   // Its own task queue: a worker already polling `bareagent` would call a real model instead.
   const taskQueue = `bareagent-demo-${process.pid}`;
   const bundle = await bundling;
-  const worker = await startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 }, undefined, bundle);
+  const worker = await localWorkerModule().startLocalWorker(stack.config, taskQueue, { baseURL: model.url, requestTimeoutMs: 30_000 }, undefined, bundle);
   try {
     const workflowId = newWorkflowId().replace('bareagent-', 'bareagent-demo-');
     await stack.client.workflow.start(WORKFLOW_TYPE, {

@@ -6,7 +6,9 @@ import pc from 'picocolors';
 import { providerConfigFromEnv } from '../../connection/provider-config';
 import { DurationString } from '../../common/input';
 import { hasLiveWorker } from '../../runs/live-pollers';
-import { openStack, startLocalWorker, type LocalWorker } from '../local-stack';
+import { openStack } from '../local-stack';
+import type { LocalWorker } from '../local-worker';
+import { localWorkerModule } from '../load-on-use';
 import { preflight } from '../../doctor/run-doctor';
 import { temporalProfile } from '../../connection/temporal-profile';
 import { EXIT } from '../../runs/run-outcome';
@@ -74,7 +76,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
     if (!(await hasLiveWorker(client, config.namespace, config.taskQueue))) {
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });
-      worker = await startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
+      worker = await localWorkerModule().startLocalWorker(config, config.taskQueue, providerConfigFromEnv(), log);
     }
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
     const settings: TrialSettings = {

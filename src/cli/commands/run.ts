@@ -8,7 +8,9 @@ import type { AgentRunInput } from '../../common/input';
 import { temporalProfile } from '../../connection/temporal-profile';
 import { preflight } from '../../doctor/run-doctor';
 import { hasLiveWorker } from '../../runs/live-pollers';
-import { openStack, startLocalWorker, type LocalWorker, type Stack } from '../local-stack';
+import { openStack, type Stack } from '../local-stack';
+import type { LocalWorker } from '../local-worker';
+import { localWorkerModule } from '../load-on-use';
 import { reportOutcome } from '../report-outcome';
 import { exitCodeOf } from '../../runs/run-outcome';
 import { buildRunInput, type RunFlags } from '../run-input';
@@ -74,7 +76,7 @@ export async function launchRun(flags: Pick<RunCommandFlags, 'id' | 'json' | 'fo
       if (!input.model && provider.defaultModel) input = { ...input, model: provider.defaultModel };
       log(`No live worker polls "${config.taskQueue}": starting one in this process...`);
       if (!embedded) await preflight('A worker in this process', { cli: false, sandbox: true, tests: false, postgres: false });
-      worker = await startLocalWorker(config, config.taskQueue, provider, log);
+      worker = await localWorkerModule().startLocalWorker(config, config.taskQueue, provider, log);
     }
     const workflowId = flags.id ?? newWorkflowId();
     await client.workflow.start(WORKFLOW_TYPE, {

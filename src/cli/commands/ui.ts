@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
 import { bareagentHome } from '../../connection/home';
-import { startUiServer } from '../../ui/ui-server';
+import { uiServerModule } from '../load-on-use';
 import { uiSettingsFromEnv } from '../../connection/ui-settings';
 import { loadUiToken } from '../../ui/ui-token';
 import { openStack } from '../local-stack';
@@ -16,7 +16,7 @@ export async function uiCommand(): Promise<number> {
   const token = loadUiToken(bareagentHome());
   const stack = await openStack({ embedded: false, log: () => undefined });
   try {
-    const server = await startUiServer({
+    const server = await uiServerModule().startUiServer({
       ...settings,
       client: stack.client,
       token: token.token,
