@@ -47,9 +47,11 @@ const leaveThenRun = (host: { leave(): void }, command: string) => (index: numbe
   return { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command } }], delayMs: 3000 };
 };
 
+// The three runs below spend their time waiting out a 30 s stall timeout (the shortest allowed):
+// they wait side by side, on their own tool queues and scripted models.
 const stalling = (queue: string) => ({ permissionMode: 'bypass', toolTaskQueue: queue, checkpoints: false, projectInstructions: false, stallTimeout: '30s' });
 
-test('a subagent whose tool call no worker takes is stopped at its stall timeout and reported to its parent as a failed call', async () => {
+test.concurrent('a subagent whose tool call no worker takes is stopped at its stall timeout and reported to its parent as a failed call', async () => {
   await withToolHost('tools', async (host) => {
     const workspace = h.workspace();
     h.model.setScenario(
@@ -85,7 +87,7 @@ test('a subagent whose tool call no worker takes is stopped at its stall timeout
   });
 }, 150_000);
 
-test('a background subagent that stalls comes back to its parent as a failed job', async () => {
+test.concurrent('a background subagent that stalls comes back to its parent as a failed job', async () => {
   await withToolHost('bg-tools', async (host) => {
     h.model.setScenario(
       'bg-stall',
@@ -105,7 +107,7 @@ test('a background subagent that stalls comes back to its parent as a failed job
   });
 }, 150_000);
 
-test('a question waiting for a human and a long command that heartbeats are not a stall', async () => {
+test.concurrent('a question waiting for a human and a long command that heartbeats are not a stall', async () => {
   h.model.setScenario('patient', [
     { toolCalls: [{ id: 'l1', name: 'bash', arguments: { command: 'sleep 40 && touch slept.txt', timeout: 90 } }] },
     { text: 'Slept.' },
