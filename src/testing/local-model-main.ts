@@ -4,7 +4,7 @@ import { startLocalModelServer, type LocalModelServer } from './local-model';
  * `npm run local-model [-- --parallel N --threads N --context N]`: fetches what is missing,
  * serves the local model until Ctrl-C or SIGTERM (to this process, or to the server's own pid, which
  * it prints). An idle server still spins a core: stop it when done.
- * `npm run local-model -- --check`: fetches, starts, asks one tiny question, stops; exits 1 with
+ * `npm run local-model -- --check`: fetches, starts, asks one tiny question, stops it by SIGTERM; exits 1 with
  * the reason when any of that fails (CI gates on it: the model's choices may vary, its plumbing may not).
  */
 async function main() {
@@ -45,9 +45,11 @@ async function check(server: LocalModelServer, readyMs: number): Promise<void> {
     const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
     if (!response.ok || !Array.isArray(body.choices)) throw new Error(`${server.baseURL}/chat/completions answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
     const stopping = Date.now();
-    await server.stop();
+    // Stopped by its own pid, on SIGTERM: a server that needed the SIGKILL would linger wherever no one kills it.
+    const ended = await server.stop();
+    if (ended !== 'exit 0') throw new Error(`the server did not stop on SIGTERM (it ended by ${ended})`);
     console.log(
-      `local model: server ready in ${(readyMs / 1000).toFixed(1)} s, one request answered in ${((stopping - asked) / 1000).toFixed(1)} s, stopped in ${Date.now() - stopping} ms`,
+      `local model: server ready in ${(readyMs / 1000).toFixed(1)} s, one request answered in ${((stopping - asked) / 1000).toFixed(1)} s, stopped on SIGTERM in ${Date.now() - stopping} ms`,
     );
   } finally {
     await server.stop();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { decidePermissionUpdate, statusQuery, stepsQuery } from '../../src/common/contract';
 import type { RunEvent } from '../../src/common/events';
 import { startLocalModelServer, type LocalModelServer } from '../../src/testing/local-model';
+import type { WorkflowHandle } from '@temporalio/client';
 import { collectEvents } from '../support/events';
 import { Harness } from '../support/harness';
 
@@ -20,25 +21,39 @@ const RUN_TIMEOUT_MS = 6 * 60_000;
 let server: LocalModelServer;
 let h: Harness;
 const notes: string[] = [];
+/**
+ * Both runs share one workspace and one permission mode: their system prompts (which name the
+ * workspace, the mode and its files) and the tool list after them are then the same, and
+ * llama.cpp reuses the first run's processed prompt for the second instead of reading some two
+ * thousand tokens again (over a minute on two cores).
+ */
+let workspace: string;
 
 beforeAll(async () => {
   const started = Date.now();
   // Two threads: in CI this suite runs alone (29 prompt tokens/s against about half that with one).
   server = await startLocalModelServer({ threads: 2, log: (line) => console.error(`[local model] ${line}`) });
-  notes.push(`server ready in ${Date.now() - started} ms`);
+  note(`server ready in ${Date.now() - started} ms`);
   h = await Harness.create();
   await h.startWorker({ modelBaseURL: server.baseURL, requestTimeoutMs: 10 * 60_000 });
+  workspace = h.workspace({ 'src/greet.js': GREET, 'test.js': TEST, 'notes.txt': 'cherry\n' });
 }, 30 * 60_000);
 
-/** What each run did, for .ci/run's one line (whether it passed is jest's exit code). */
+/**
+ * What each run did, for .ci/run's one line (whether it passed is jest's exit code), written as it
+ * happens: a smoke cut off by CI's timeout still says its server started.
+ */
 const REPORT_FILE = path.join(__dirname, '../../artifacts/local-model-smoke.json');
+function note(line: string): void {
+  notes.push(line);
+  mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
+  writeFileSync(REPORT_FILE, JSON.stringify({ notes }, null, 2));
+}
 
 afterAll(async () => {
   await h?.close();
   await server?.stop();
   process.stderr.write(`[local model] ${notes.join('; ')}\n`);
-  mkdirSync(path.dirname(REPORT_FILE), { recursive: true });
-  writeFileSync(REPORT_FILE, JSON.stringify({ notes }, null, 2));
 });
 
 const GREET = "// Greets a person by name.\nfunction greet(name) {\n  // TODO: greet the person, not the world\n  return 'Hello, world!';\n}\n\nmodule.exports = { greet };\n";
@@ -56,19 +71,8 @@ async function ending(result: Promise<unknown>): Promise<string> {
   );
 }
 
-test('the demo task: every request accepted, each tool call run, a command the human approves runs, tokens counted', async () => {
-  const started = Date.now();
-  const handle = await h.start({
-    // Spelled out, so that one run walks the paths the runtime owes a model: a command that asks
-    // first, a read, an edit. The model still chooses; what it chose is printed.
-    prompt: 'First run `node test.js` with bash to see it fail. Then read src/greet.js with read_file, fix it with edit_file, and run `node test.js` again.',
-    model: server.model,
-    workspace: h.workspace({ 'src/greet.js': GREET, 'test.js': TEST }),
-    maxIterations: 10,
-    modelSettings: { maxOutputTokens: 512, temperature: 0 },
-    acceptance: { command: 'node test.js' },
-  });
-  // The human: every question (bash asks in the default mode) is approved as soon as it appears.
+/** The human: every question (bash asks in the default mode) is approved as soon as it appears; `stop` returns the ids approved. */
+function approveEverything(handle: WorkflowHandle): { stop(): Promise<string[]> } {
   const approved: string[] = [];
   let open = true;
   const approver = (async () => {
@@ -82,15 +86,36 @@ test('the demo task: every request accepted, each tool call run, a command the h
       await new Promise((r) => setTimeout(r, 1000));
     }
   })();
+  return {
+    stop: async () => {
+      open = false;
+      await approver;
+      return approved;
+    },
+  };
+}
+
+test('the demo task: every request accepted, each tool call run, a command the human approves runs, tokens counted', async () => {
+  const started = Date.now();
+  const handle = await h.start({
+    // Spelled out, so that one run walks the paths the runtime owes a model: a command that asks
+    // first, a read, an edit. The model still chooses; what it chose is printed.
+    prompt: 'First run `node test.js` with bash to see it fail. Then read src/greet.js with read_file, fix it with edit_file, and run `node test.js` again.',
+    model: server.model,
+    workspace,
+    maxIterations: 10,
+    modelSettings: { maxOutputTokens: 512, temperature: 0 },
+    acceptance: { command: 'node test.js' },
+  });
+  const human = approveEverything(handle);
   const events = await collectEvents(h.client, handle.workflowId);
   const outcome = await ending(handle.result());
-  open = false;
-  await approver;
+  const approved = await human.stop();
   const steps = await handle.query(stepsQuery);
   const status = await handle.query(statusQuery);
   const calls = toolCalls(events);
   const results = toolResults(events);
-  notes.push(`demo task: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, tools ${calls.map((c) => c.name).join(',')}, ${approved.length} approvals`);
+  note(`demo task: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, tools ${calls.map((c) => c.name).join(',')}, ${approved.length} approvals`);
 
   // No model request was refused: a refusal fails the model activity and so the run, with the status.
   expect(outcome).not.toMatch(/\b400\b|Failed to parse grammar/i);
@@ -114,15 +139,17 @@ test('the repeated-failure detector stops a call that keeps failing the same way
   const handle = await h.start({
     prompt: 'Use edit_file on notes.txt to replace the text "banana" with "apple". Do nothing else. If it fails, make exactly the same edit_file call again.',
     model: server.model,
-    workspace: h.workspace({ 'notes.txt': 'cherry\n' }),
+    workspace,
     maxIterations: 6,
-    permissionMode: 'auto',
+    // edit_file runs without asking in the default mode, the demo task's.
     repeatedFailure: { warnAt: 1, stopAt: 2 },
     modelSettings: { maxOutputTokens: 256, temperature: 0 },
   });
+  const human = approveEverything(handle);
   const outcome = await ending(handle.result());
+  await human.stop();
   const steps = await handle.query(stepsQuery);
-  notes.push(`loop detector: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, reasons ${steps.map((s) => s.reason).join(',')}`);
+  note(`loop detector: ${outcome}, ${steps.length} steps, ${Math.round((Date.now() - started) / 1000)} s, reasons ${steps.map((s) => s.reason).join(',')}`);
   expect(outcome).not.toMatch(/\b400\b|Failed to parse grammar/i);
   // A step lists its tools with their argument (`edit_file notes.txt`).
   const edits = (s: { tools: string[] }) => s.tools.some((tool) => tool.split(' ')[0] === 'edit_file');
