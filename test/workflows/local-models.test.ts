@@ -9,6 +9,7 @@ import { collectEvents } from '../support/events';
 import { Harness } from '../support/harness';
 import { readTestEnv } from '../support/test-env';
 import { waitFor } from '../support/wait-for';
+import { localActivityTypes, scheduledActivityTypes } from '../support/history-activities';
 
 /**
  * Local models, by effect through the scripted model server: the final answer as a tool the model
@@ -27,12 +28,7 @@ const firstUser = (body: Body) => body.messages.find((m) => m.role === 'user')?.
 const toolNames = (body: Body) => (body.tools ?? []).map((t) => t.function.name);
 /** How many times the history ran this activity, as a local activity (a marker) or an ordinary one. */
 const scheduled = (history: Awaited<ReturnType<Awaited<ReturnType<Harness['start']>>['fetchHistory']>>, type: string) =>
-  (history.events ?? []).filter((e) => {
-    if (e.activityTaskScheduledEventAttributes?.activityType?.name === type) return true;
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName !== 'core_local_activity') return false;
-    return (JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString()) as { activity_type: string }).activity_type === type;
-  }).length;
+  [...scheduledActivityTypes(history.events), ...localActivityTypes(history.events)].filter((name) => name === type).length;
 
 test('finalAnswer=tool: every turn asks for a tool call, a text reply is a note, and only final_answer ends the run', async () => {
   h.model.setScenario('fa-tool', [

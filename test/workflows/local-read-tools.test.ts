@@ -4,6 +4,7 @@ import { createToolWorker } from '../../src/worker/create-worker';
 import { tracingSinks } from '../../src/worker/tracing-sinks';
 import { Harness } from '../support/harness';
 import { readTestEnv } from '../support/test-env';
+import { localActivityTypes, scheduledActivityTypes } from '../support/history-activities';
 
 /**
  * read_file, glob and grep run as local activities: inside the workflow task that asked for them,
@@ -22,15 +23,6 @@ afterAll(() => h.close());
 
 const READS = 6;
 
-const scheduledTypes = (events: HistoryEvent[]) => events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-/** The activity type of each local activity, from its marker's details. */
-const localActivities = (events: HistoryEvent[]) =>
-  events.flatMap((e) => {
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName !== 'core_local_activity') return [];
-    const data = marker.details?.data?.payloads?.[0]?.data;
-    return [(JSON.parse(Buffer.from(data ?? []).toString()) as { activity_type: string }).activity_type];
-  });
 const workflowTasks = (events: HistoryEvent[]) => events.filter((e) => e.workflowTaskCompletedEventAttributes).length;
 
 test('read tools run inside the workflow task, one per tool-only iteration, and their results reach the model', async () => {
@@ -55,11 +47,11 @@ test('read tools run inside the workflow task, one per tool-only iteration, and 
   expect(lastToolResult(3)).toContain('a needle in the notes'); // read_file
 
   const events = (await handle.fetchHistory()).events ?? [];
-  const scheduled = scheduledTypes(events);
+  const scheduled = scheduledActivityTypes(events);
   expect(scheduled.filter((type) => ['read_file', 'glob', 'grep'].includes(type))).toEqual([]);
   expect(scheduled).toContain('write_file');
   // The run's start reads its workspace settings side by side (recorded as each finished), then the tools in the model's order.
-  const local = localActivities(events);
+  const local = localActivityTypes(events);
   // With no MCP server anywhere, nothing is listed; the environment is read for the default system prompt.
   expect(local.slice(0, 4).sort()).toEqual(['checkpointWorkspace', 'readProjectInstructions', 'readRunEnvironment', 'readWorkspaceSettings']);
   // The write's checkpoint is taken inside the write_file activity: no local activity after it.
@@ -84,7 +76,7 @@ test('with toolTaskQueue a read tool stays an activity on that queue: the run\'s
     const events = (await handle.fetchHistory()).events ?? [];
     const read = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'read_file');
     expect(read?.activityTaskScheduledEventAttributes?.taskQueue?.name).toBe(toolQueue);
-    expect(localActivities(events)).toEqual([]);
+    expect(localActivityTypes(events)).toEqual([]);
     expect(JSON.stringify(h.model.requestsFor('remote-reads')[1]!.body)).toContain('far away');
   } finally {
     await connection.close();

@@ -7,6 +7,7 @@ import { Harness } from '../support/harness';
 import { requestIdFor } from '../support/wait-for';
 import { everythingServer, filesystemServer, MCP_READ_PATHS, META_ECHO_READ_PATHS, metaEchoServer } from '../support/mcp-servers';
 import { checkpointsQuery, messagesQuery, permissionDecisionSignal, statusQuery } from '../../src/common/contract';
+import { localActivityTypes } from '../support/history-activities';
 
 const WORKER_ONLY = 'worker-only-value-never-in-a-server';
 
@@ -116,11 +117,7 @@ test("an MCP call's checkpoint is taken in its own activity: the file it wrote i
   const show = (step: number) => execFileSync('git', ['--git-dir', store, 'show', `${view.steps[step]!.id}:made.txt`], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } }).toString();
   expect(show(1)).toBe('made by mcp');
   const events = (await handle.fetchHistory()).events ?? [];
-  const locals = events.flatMap((e) => {
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName !== 'core_local_activity') return [];
-    return [(JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString()) as { activity_type: string }).activity_type];
-  });
+  const locals = localActivityTypes(events);
   // The run start's checkpoint only: the rounds' came back with the mcpCallTool results.
   expect(locals.filter((name) => name === 'checkpointWorkspace')).toHaveLength(1);
 });

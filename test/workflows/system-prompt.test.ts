@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
+import { localActivityTypes } from '../support/history-activities';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,11 +35,7 @@ test('every turn sends the default prompt, built from the workspace as it stood 
   expect(systemOf(requests[1])).toBe(first);
   expect(first).not.toContain('created-later');
   const history = await handle.fetchHistory();
-  const localActivities = (history.events ?? []).flatMap((e) => {
-    const marker = e.markerRecordedEventAttributes;
-    if (marker?.markerName !== 'core_local_activity') return [];
-    return [(JSON.parse(Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString()) as { activity_type: string }).activity_type];
-  });
+  const localActivities = localActivityTypes(history.events);
   expect(localActivities.filter((name) => name === 'readRunEnvironment')).toHaveLength(1);
 });
 
