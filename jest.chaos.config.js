@@ -1,7 +1,8 @@
 /**
  * `npm run test:chaos`: the crash tests (SIGKILLed workers, a restarted server). Same global
- * setup as `npm test` (one dev server, one workflow bundle); one file at a time, since the
- * figures they report (kills, stalls, duration) mean little when other suites share the CPU.
+ * setup as `npm test` (one dev server, one workflow bundle); one file at a time (the server-restart
+ * tests restart the shared server). In CI they share the machine with the cluster and the real
+ * model, so their figures there are under load; none of their checks depends on the machine's speed.
  */
 const base = require('./jest.config');
 

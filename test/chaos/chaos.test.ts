@@ -27,7 +27,9 @@ import { callsOfRound, chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from '.
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 
 const ROOT = path.resolve(__dirname, '../..');
-const REPORT_FILE = path.join(ROOT, process.env.BAREAGENT_TEST_SERVER === 'cluster' ? 'artifacts/chaos-report-cluster.json' : 'artifacts/chaos-report.json');
+// The cluster stage runs this file too, at the same time as the chaos stage in CI: each its own files.
+const ON_CLUSTER = process.env.BAREAGENT_TEST_SERVER === 'cluster';
+const REPORT_FILE = path.join(ROOT, ON_CLUSTER ? 'artifacts/chaos-report-cluster.json' : 'artifacts/chaos-report.json');
 
 const RUNS = 20;
 const WORKERS = 2;
@@ -137,7 +139,7 @@ describe('workers SIGKILLed at random moments', () => {
       workerLogs.push(worker.output.text);
       await worker.kill();
     }
-    writeFileSync(path.join(ROOT, 'artifacts/chaos-workers.log'), workerLogs.join('\n----- next worker -----\n'));
+    writeFileSync(path.join(ROOT, ON_CLUSTER ? 'artifacts/chaos-workers-cluster.log' : 'artifacts/chaos-workers.log'), workerLogs.join('\n----- next worker -----\n'));
     await h.close();
   });
 
