@@ -46,6 +46,11 @@ test('read-only calls of one reply are scheduled together, the write between the
   });
   const streamed = collectEvents(h.client, handle.workflowId);
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  // The follower's last catch-up query ends before this test asks its own: two queries at once on a
+  // run that just closed each need a worker to replay it, and under CI load one waited out its
+  // deadline unanswered (sdk-core has had bugs of that kind). The CLI never queries a closed run
+  // through a worker: it replays the history itself (src/runs/query-run.ts).
+  const streamedEvents = await streamed;
 
   const messages: Message[] = await handle.query(messagesQuery);
   const results = messages[2]?.content as Array<{ tool_use_id: string; content: string; is_error: boolean }>;
@@ -71,6 +76,6 @@ test('read-only calls of one reply are scheduled together, the write between the
   for (const first of ids.slice(0, 3)) expect(Number(completedOf(first)?.eventId)).toBeLessThan(ids[3]!);
 
   // The stream: every tool_result in the reply's order.
-  const onStream = (await streamed).filter((e) => e.type === 'tool_result').map((e) => (e as { id: string }).id);
+  const onStream = streamedEvents.filter((e) => e.type === 'tool_result').map((e) => (e as { id: string }).id);
   expect(onStream).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
 });
