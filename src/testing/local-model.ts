@@ -4,6 +4,7 @@ import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync }
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Readable } from 'node:stream';
 import { acquireLock, type Log } from '../server/temporal-cli';
 import { freePort } from './free-port';
 
@@ -163,7 +164,9 @@ function step(command: string, args: string[], env: NodeJS.ProcessEnv, log: Log,
  * llama.cpp installs a SIGTERM/SIGINT handler for a graceful stop that, embedded in Python, never
  * ends: the script takes both signals back and exits at once. It also exits when its parent goes
  * (stdin reaches EOF, and the kernel's parent-death signal), so a killed test run leaves no server
- * spinning a core and nobody needs to hunt for it by name.
+ * spinning a core and nobody needs to hunt for it by name. It reports readiness on its own pipe
+ * (fd 3): llama.cpp's log threads write stdout and stderr at any moment, so a marker printed there can
+ * land in the middle of one of their lines and be missed.
  */
 const SERVE = `
 import ctypes, os, signal, sys
@@ -189,7 +192,8 @@ def take_signals():
 take_signals()
 server = x.Server(p)
 take_signals()
-print('listening', server.listening_address, flush=True)
+os.write(3, ('listening %s\\n' % server.listening_address).encode())
+os.close(3)
 while sys.stdin.buffer.read(65536):
     pass
 os._exit(0)
@@ -225,19 +229,23 @@ export async function startLocalModelServer(options: LocalModelOptions = {}): Pr
     String(parallel),
   ];
   // stdin stays open while this process lives: its EOF tells the server its parent is gone.
-  const child = spawn(files.python, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(files.python, args, { env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
   let output = '';
-  // The script prints `listening` once its signal handlers replace llama.cpp's: ready means stoppable.
-  let listening = false;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
-    listening ||= /^listening /m.test(output);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  // The script writes `listening` on fd 3 once its signal handlers replace llama.cpp's: ready means stoppable.
+  let ready = '';
+  const readiness = child.stdio[3] as Readable;
+  readiness.on('data', (chunk: Buffer) => {
+    ready += chunk.toString();
+  });
+  const listening = () => ready.startsWith('listening ');
   const baseURL = `http://127.0.0.1:${port}/v1`;
   try {
-    await waitForModels(baseURL, child, () => listening, options.startTimeoutMs ?? 180_000);
+    await waitForModels(baseURL, child, listening, options.startTimeoutMs ?? 180_000);
   } catch (err) {
     await stopChild(child);
     throw new Error(`${(err as Error).message}\n${output.slice(-4000)}`);
