@@ -53,6 +53,7 @@ export async function loadForkOrigin(forkFrom: ForkFrom, fork?: ForkPlace): Prom
   const where = authorised ? { workspace: authorised } : {};
   if (!forkFrom.restoreFiles) return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, ...where };
   const view = await query(client, handle, checkpointsQuery, description.taskQueue);
+  if (view.pending) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has not changed the workspace (no round of it could write), so it keeps no snapshot to restore: fork without restoreFiles`);
   const found = checkpointAt(view, point.step);
   if (!view.store || !found) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has no checkpoint at or before step ${point.step}${view.error ? ` (${view.error})` : ''}`);
   return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step }, ...where };

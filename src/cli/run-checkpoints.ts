@@ -14,6 +14,7 @@ export interface RunCheckpointsRead {
 export async function readRunCheckpoints(client: Client, workflowId: string): Promise<RunCheckpointsRead> {
   const description = await client.workflow.getHandle(workflowId).describe();
   const view = await queryRun(client, workflowId, checkpointsQuery);
+  if (view.pending) throw new UsageError(`Run ${workflowId} has not changed the workspace: no round of it could write yet, so there is nothing to diff or rewind (its step 0 is taken before the first round that may write).`);
   if (!view.store || !view.workspace) {
     const why = view.error ? `its worker could not take one: ${view.error}` : 'it ran with checkpoints: false, or started before checkpoints existed';
     throw new UsageError(`Run ${workflowId} has no checkpoints (${why}).`);

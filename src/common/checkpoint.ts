@@ -48,8 +48,13 @@ export type CheckpointResult =
 export interface RunCheckpoints {
   workspace?: string;
   store?: string;
-  /** The snapshot taken before the run's first turn: step 0. */
+  /** The snapshot of the workspace as the run found it: step 0. */
   start?: string;
+  /**
+   * Checkpoints are on but none is taken yet: step 0 waits for the first round that may write
+   * (until then the workspace is as the run found it, so there is nothing to diff or rewind).
+   */
+  pending?: true;
   /** The newest snapshot: what the next one counts its changes against. */
   last?: string;
   /** The read_file deny rules as paths: never in a snapshot. */
@@ -74,6 +79,8 @@ export interface CheckpointsView {
   steps: Array<{ step: number; id: string; changed: number }>;
   leftOut?: string[];
   error?: string;
+  /** No round could write yet: step 0 is taken before the first that may. */
+  pending?: true;
 }
 
 /** Restoring a snapshot into the workspace (a fork's `restoreFiles`). */

@@ -182,4 +182,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'the BareAgentIterations search attribute upserted every iteration',
     state: 'removed', retired: BASELINE,
   },
+  {
+    id: 'lazy-start-checkpoint',
+    shipped: '2026-12-03',
+    version: '0.3.0',
+    keeps: "the run-start checkpoint (step 0) taken at the run's start, beside the settings read, whether or not a round would write",
+    state: 'active',
+  },
 ];

@@ -18,6 +18,7 @@ export type DiffView =
  */
 export async function runDiff(view: CheckpointsView | undefined, fromStep = 0, toStep?: number): Promise<DiffView> {
   if (!view) return { kind: 'none', why: 'its checkpoints could not be read' };
+  if (view.pending) return { kind: 'none', why: 'no round has written yet: the workspace is as the run found it' };
   if (!view.store || !view.workspace) return { kind: 'none', why: view.error ? `no checkpoint: ${view.error}` : 'the run keeps no checkpoints' };
   const last = toStep ?? view.lastStep;
   const from = checkpointAt(view, fromStep);

@@ -2,14 +2,14 @@ import type { CheckpointRequest, CheckpointResult, CheckpointsView, RunCheckpoin
 import type { AgentRunConfig } from '../common/input';
 import { parseRule } from '../loop/permission-rules';
 import { canonicalPath, canonicalPrefix } from '../loop/workspace-path';
+import { patched } from '@temporalio/workflow';
 import { checkpointing, localCheckpointing } from './activity-proxies';
+import { LAZY_START_CHECKPOINT } from './patches';
 import { invalidInput } from './failures';
 import type { RunState } from './run-state';
 import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 
 type Config = Omit<AgentRunConfig, 'resume'>;
-
-/** Tools that cannot change the workspace: a round of only these takes no checkpoint. */
 
 /** The read_file deny rules as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
 export function deniedPaths(config: Config): string[] {
@@ -80,13 +80,38 @@ function leftOutOf(taken: CheckpointResult & { ok: true }): { leftOut?: string[]
 }
 
 /**
- * Step 0: the workspace before the run's first turn, for `rewind --step 0`. Only a new run asks
- * (a run continued as new carries `state.checkpoints`); a history recorded before checkpoints
- * existed has no marker here and replays without them.
+ * Step 0: the workspace as the run found it, for `rewind --step 0`. Only a new run asks (a run
+ * continued as new carries `state.checkpoints`). It is taken before the first round that may write
+ * (`startCheckpointDue`), so a run that only reads takes none; until then nothing the run
+ * did can have changed a file. A fork that restores files takes it at once: its step 0 is the
+ * workspace before the restore. Runs recorded before took it here, at their start.
  */
 export async function startCheckpoints(config: Config, state: RunState, workflowId: string): Promise<void> {
   if (config.checkpoints === false) return;
   const deny = deniedPaths(config);
+  if (!config.forkFrom?.restoreFiles && patched(LAZY_START_CHECKPOINT)) {
+    state.checkpoints = { deny, pending: true };
+    return;
+  }
+  await takeStart(config, state, workflowId, deny);
+}
+
+/** Whether a round may change the workspace: anything but read-only tools, or a job that finished. */
+function mayWrite(round: { calls: ReadonlyArray<{ name: string }>; jobsFinished: boolean }): boolean {
+  return round.jobsFinished || !round.calls.every((call) => READ_ONLY_TOOLS.has(call.name));
+}
+
+/** Whether step 0 is still to take and this round may write: it is taken before any of the round's calls. */
+export function startCheckpointDue(state: RunState, round: { calls: ReadonlyArray<{ name: string }>; jobsFinished: boolean }): boolean {
+  return state.checkpoints?.pending === true && mayWrite(round);
+}
+
+/** Step 0, now (`startCheckpointDue`). */
+export async function takeStartCheckpoint(config: Config, state: RunState, workflowId: string): Promise<void> {
+  await takeStart(config, state, workflowId, state.checkpoints?.deny ?? deniedPaths(config));
+}
+
+async function takeStart(config: Config, state: RunState, workflowId: string, deny: string[]): Promise<void> {
   const taken = await take(config, state, workflowId, 'run start', deny);
   state.checkpoints = taken.ok ? { workspace: taken.workspace, store: taken.store, start: taken.id, last: taken.id, deny, ...leftOutOf(taken) } : { deny, error: taken.error };
 }
@@ -102,8 +127,8 @@ export async function checkpointAfterRound(
   round: { calls: ReadonlyArray<{ name: string; input: unknown }>; jobsFinished: boolean; jobsRunning: boolean; mcp: boolean; step: number; since?: string | undefined },
 ): Promise<StepCheckpoint | { error: string } | undefined> {
   const checkpoints: RunCheckpoints | undefined = state.checkpoints;
-  if (!checkpoints) return undefined;
-  if (!round.jobsFinished && round.calls.every((call) => READ_ONLY_TOOLS.has(call.name))) return undefined;
+  if (!checkpoints || checkpoints.pending) return undefined;
+  if (!mayWrite(round)) return undefined;
   // When some of the round's calls took a checkpoint of their own but not all, this one scans
   // and counts the changes from the round's start.
   const inTool = round.since !== undefined;
@@ -121,7 +146,7 @@ export function noteCheckpoint(state: RunState, taken: CheckpointResult): void {
 
 /** The `checkpoints` query: step 0 (run start) and every step record that holds one. */
 export function checkpointsView(state: RunState): CheckpointsView {
-  const { workspace, store, start, deny = [], leftOut, error } = state.checkpoints ?? {};
+  const { workspace, store, start, deny = [], leftOut, error, pending } = state.checkpoints ?? {};
   const steps: CheckpointsView['steps'] = start ? [{ step: 0, id: start, changed: 0 }] : [];
   for (const record of state.steps) {
     const mark = record.checkpoint;
@@ -135,6 +160,7 @@ export function checkpointsView(state: RunState): CheckpointsView {
     steps,
     ...(leftOut && leftOut.length > 0 ? { leftOut } : {}),
     ...(error ? { error } : {}),
+    ...(pending ? { pending } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The `patched()` ids of the agent run: one `export const NAME = 'id'` each, asked where the
  * behaviour changes, each with its entry in `src/common/patch-ledger.ts` (what the old branch keeps,
- * the day and version it shipped). None is asked today: 0.2.0 is the baseline, the first release,
- * and its code has one branch only.
+ * the day and version it shipped). 0.2.0 is the baseline, the first release: what changed the
+ * commands of its runs since is asked here.
  *
  * The rule: a patch exists only for behaviour a release shipped. A change of what the workflow
  * commands (an activity, a timer, a marker, a search attribute, their order) that lands before
@@ -12,4 +12,5 @@
  * here and in the ledger, and its old branch stays until `bareagent patches` finds no open run
  * that may replay it.
  */
-export {};
+/** The run-start checkpoint taken before the first round that may write, not at the start (0.2.0: at the start). */
+export const LAZY_START_CHECKPOINT = 'lazy-start-checkpoint';

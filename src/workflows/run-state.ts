@@ -109,12 +109,21 @@ export const RunState = z.object({
   jobsFinished: z.boolean().optional(),
   /** How many runs of this conversation came before (continue-as-new count). */
   generation: z.number().int().min(0),
-  /** A fork's origin, once its conversation was loaded. */
-  /** Where the conversation's workspace checkpoints are, its run-start and newest ones. */
+  /** Where the conversation's workspace checkpoints are, its run-start and newest ones (or that step 0 is still to take). */
   checkpoints: z
-    .object({ workspace: z.string().optional(), store: z.string().optional(), start: z.string().optional(), last: z.string().optional(), deny: z.array(z.string()), error: z.string().optional() })
+    .object({
+      workspace: z.string().optional(),
+      store: z.string().optional(),
+      start: z.string().optional(),
+      last: z.string().optional(),
+      deny: z.array(z.string()),
+      leftOut: z.array(z.string()).optional(),
+      error: z.string().optional(),
+      pending: z.literal(true).optional(),
+    })
     .transform((checkpoints) => checkpoints as RunCheckpoints)
     .optional(),
+  /** A fork's origin, once its conversation was loaded. */
   forkedFrom: z.object({ workflowId: z.string(), runId: z.string(), step: z.number().int() }).transform((origin) => origin as ForkOrigin).optional(),
 });
 export type RunState = z.output<typeof RunState>;

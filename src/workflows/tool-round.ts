@@ -16,7 +16,7 @@ import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
-import { checkpointAfterRound, checkpointRequest, noteCheckpoint } from './checkpoints';
+import { checkpointAfterRound, checkpointRequest, noteCheckpoint, startCheckpointDue, takeStartCheckpoint } from './checkpoints';
 import { builtInTool } from './builtin-tools';
 import { findMcpTool, mcpTool } from './mcp-tools';
 import { dispatchToolCall, type ToolKind } from './tool-dispatch';
@@ -59,7 +59,12 @@ export class ToolRound {
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
   async run(calls: ToolCall[], alreadyShown: boolean, answered: ToolResultBlock[] = []): Promise<Transition> {
-    const { config, state, report } = this.context;
+    const { config, state, report, workflowId } = this.context;
+    if (startCheckpointDue(state, { calls, jobsFinished: state.jobsFinished === true })) {
+      // Step 0 belongs to the round: a stall while it is taken is a stall running tools.
+      report.setPhase('running_tool');
+      await takeStartCheckpoint(config, state, workflowId);
+    }
     // Results the loop already gave (a final_answer not taken) share the round's one results message.
     const results: ToolResultBlock[] = [...answered];
     let evidence = 0;
@@ -168,7 +173,7 @@ export class ToolRound {
   private checkpointRequest(): CheckpointRequest | undefined {
     const { config, state, report, workflowId, board } = this.context;
     const checkpoints = state.checkpoints;
-    if (!checkpoints || state.jobsFinished || board.hasRunning()) return undefined;
+    if (!checkpoints || checkpoints.pending || state.jobsFinished || board.hasRunning()) return undefined;
     this.roundStart ??= { tree: checkpoints.last };
     return checkpointRequest(config, state, workflowId, `step ${report.nextStepId()}`, checkpoints.deny, { since: this.roundStart.tree });
   }

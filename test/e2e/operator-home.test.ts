@@ -62,7 +62,12 @@ beforeAll(async () => {
   await waitFor(async () => ((await isTemporalServer(address)) ? true : undefined), `bareagent server on ${address}:\n${serverOut}`, 90_000);
   h = await Harness.create(
     {
-      read: [{ toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'credentials.txt' } }] }, { text: 'read it' }],
+      // It writes too: a run that only reads takes no checkpoint, and the store is part of what the hunt looks for.
+      read: [
+        { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'credentials.txt' } }] },
+        { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'notes.txt', content: 'read the credentials\n' } }] },
+        { text: 'read it' },
+      ],
       hunt: [
         {
           toolCalls: [
@@ -94,7 +99,7 @@ afterAll(async () => {
 
 test('a run in the project finds none of the operator state, with read_file, grep or bash, and the home is masked in the sandbox', async () => {
   // Another workspace's run reads a secret: it is in the server's database from now on.
-  const first = await bareagent(['run', '-m', 'read', '--id', `read-${randomUUID()}`, 'read the credentials'], other, cliEnv);
+  const first = await bareagent(['run', '-m', 'read', '--mode', 'auto', '--id', `read-${randomUUID()}`, 'read the credentials'], other, cliEnv);
   expect(first.code).toBe(0);
   const token = loadUiToken(home, { ...process.env, BAREAGENT_UI_TOKEN: '' });
   expect(token.file).toBe(path.join(home, 'ui-token'));

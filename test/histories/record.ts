@@ -355,6 +355,17 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fork with files', model: 'm', workspace, permissionMode: 'bypass', forkFrom: { workflowId: 'history-checkpoint-origin', step: 1, restoreFiles: true } }),
   },
   {
+    // Step 0 taken before the first round that may write (a local activity before the write), none at the start.
+    name: 'lazy-start-checkpoint',
+    files: { 'a.txt': 'one\n' },
+    scenario: [
+      { toolCalls: [{ id: 'l1', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+      { toolCalls: [{ id: 'l2', name: 'write_file', arguments: { file_path: 'a.txt', content: 'two\n' } }] },
+      { text: 'Read, then wrote.' },
+    ],
+    input: (workspace) => ({ prompt: 'Read then write', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
     // "Allow for the rest of this run": the same command later runs unasked.
     name: 'permission-allowed-for-run',
     scenario: [

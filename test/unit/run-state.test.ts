@@ -53,3 +53,10 @@ test('a version this build does not know is refused, not guessed at', () => {
     `Invalid carried state: resume.version: this build reads carried state version ${RUN_STATE_VERSION}`,
   );
 });
+
+test('checkpoints carried across continue-as-new keep what they left out and a step 0 still to take', () => {
+  const state = { ...initialRunState('hi', 1000), checkpoints: { deny: ['.env'], pending: true as const } };
+  expect(parseRunState(JSON.parse(JSON.stringify(state)))).toEqual({ ok: true, state });
+  const taken = { ...initialRunState('hi', 1000), checkpoints: { deny: [], start: 'a', last: 'b', store: '/s', workspace: '/w', leftOut: ['sub/ (its own git repository)'] } };
+  expect(parseRunState(JSON.parse(JSON.stringify(taken)))).toEqual({ ok: true, state: taken });
+});

@@ -79,7 +79,8 @@ test.concurrent('a subagent whose tool call no worker takes is stopped at its st
     expect(cause.type).toBe('NoProgress');
     const steps = await child.query(stepsQuery);
     expect(steps.at(-1)).toMatchObject({ reason: 'stop:stalled' });
-    expect(steps.at(-1)?.detail).toContain('bash scheduled, attempt 1');
+    // The first command the gone host would have taken: the round's step-0 checkpoint, before its bash.
+    expect(steps.at(-1)?.detail).toContain('checkpointWorkspace scheduled, attempt 1');
     // Not before its time: the child started, and stopped no sooner than 30 s later.
     const described = await child.describe();
     expect(described.closeTime!.getTime() - described.startTime.getTime()).toBeGreaterThanOrEqual(30_000);
