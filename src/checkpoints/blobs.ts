@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
 import { atParentOf, type HeldDirectory } from './directory-handle';
 import { objectId, writeObjectSync } from './objects';
 
@@ -13,10 +13,13 @@ export interface Entry {
  * was read: `rel`, under the real folder `root`, read through its folder's handle (atParentOf), so
  * no link is followed, in its name or in a folder on the way that was flipped into one, and no FIFO
  * is waited on (O_NONBLOCK; it must still be a regular file once open). Undefined for anything else
- * (gone, a directory, a FIFO, a device). A scan passes its `held` folder handle (HeldDirectory).
+ * (gone, a directory, a FIFO, a device). A scan passes its `held` folder handle (HeldDirectory),
+ * and may pass `admit`: asked with a regular file's size once it is open, before any byte is read;
+ * when it says no, nothing is read (`bytes` undefined).
  */
-export function readAt(root: string, rel: string, held?: HeldDirectory): { stats: Stats; bytes: Buffer } | undefined {
-  return held ? held.at(rel, readIn) : atParentOf(root, rel, (directory, name) => (isFileOrLink(`${directory}/${name}`) ? readIn(directory, name) : undefined));
+export function readAt(root: string, rel: string, held?: HeldDirectory, admit?: (size: number) => boolean): { stats: Stats; bytes: Buffer | undefined } | undefined {
+  const read = (directory: string, name: string) => readIn(directory, name, admit);
+  return held ? held.at(rel, read) : atParentOf(root, rel, (directory, name) => (isFileOrLink(`${directory}/${name}`) ? read(directory, name) : undefined));
 }
 
 /** Whether it is a regular file or a symlink now: nothing else is opened (a device's open can act). A scan's walk has just checked this. */
@@ -30,7 +33,7 @@ function isFileOrLink(file: string): boolean {
 }
 
 /** `name` in the opened folder `directory` (a /proc/self/fd path): readAt's reading. */
-function readIn(directory: string, name: string): { stats: Stats; bytes: Buffer } | undefined {
+function readIn(directory: string, name: string, admit?: (size: number) => boolean): { stats: Stats; bytes: Buffer | undefined } | undefined {
   const file = `${directory}/${name}`;
   let fd: number;
   try {
@@ -41,10 +44,27 @@ function readIn(directory: string, name: string): { stats: Stats; bytes: Buffer 
   }
   try {
     const open = fstatSync(fd);
-    return open.isFile() ? { stats: open, bytes: readFileSync(fd) } : undefined;
+    if (!open.isFile()) return undefined;
+    if (admit && !admit(open.size)) return { stats: open, bytes: undefined };
+    return { stats: open, bytes: readOpen(fd, open.size) };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Up to `size` bytes of an open file, as many as it has: what readFileSync reads, without the
+ * second fstat it would make (a file that grew since its fstat is read to that size).
+ */
+function readOpen(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, at, size - at, null);
+    if (n === 0) break;
+    at += n;
+  }
+  return at === size ? bytes : bytes.subarray(0, at);
 }
 
 function readLink(file: string): { stats: Stats; bytes: Buffer } | undefined {
@@ -59,7 +79,7 @@ function readLink(file: string): { stats: Stats; bytes: Buffer } | undefined {
 /** A workspace entry as git would store it (readAt). */
 export function readEntry(root: string, rel: string): Entry | undefined {
   const read = readAt(root, rel);
-  if (!read) return undefined;
+  if (!read?.bytes) return undefined;
   const mode = read.stats.isSymbolicLink() ? '120000' : read.stats.mode & 0o111 ? '100755' : '100644';
   return { mode, bytes: read.bytes };
 }

@@ -308,10 +308,14 @@ function lstatOrUndefined(file: string): Stats | undefined {
   }
 }
 
-/** A regular file or symlink read into a blob (readAt: by its folder's handle, no link followed, no FIFO waited on); its entry has the stat data of what was read. */
-async function storeEntry(store: string, root: string, rel: string, scanning?: { batch: ObjectBatch; held: HeldDirectory }): Promise<FileEntry | undefined> {
-  const read = readAt(root, rel, scanning?.held);
-  if (!read) return undefined;
+/**
+ * A regular file or symlink read into a blob (readAt: by its folder's handle, no link followed, no
+ * FIFO waited on); its entry has the stat data of what was read. With `admit`, a file it refuses
+ * (by its size, once open) is not read: undefined.
+ */
+async function storeEntry(store: string, root: string, rel: string, scanning?: { batch: ObjectBatch; held: HeldDirectory; admit?: (size: number) => boolean }): Promise<FileEntry | undefined> {
+  const read = readAt(root, rel, scanning?.held, scanning?.admit);
+  if (!read?.bytes) return undefined;
   const { stats, bytes } = read;
   // git's rule: the owner's execute bit makes a file 100755. The size is what was read (a file may grow after its fstat).
   const mode = stats.isSymbolicLink() ? '120000' : stats.mode & 0o100 ? '100755' : '100644';
@@ -343,7 +347,7 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
   const excluded: string[] = [];
   const specialAttributes: string[] = [];
   const specials: Array<{ rel: string; fifo: boolean }> = [];
-  const candidates: Array<{ rel: string; stats: Stats }> = [];
+  const candidates: Array<{ rel: string; stats?: Stats }> = [];
   // Each folder is read through its handle (atDirectory): one flipped into a link to a host
   // folder while the walk runs is read as nothing, never as the host folder.
   const walk = (rel: string) => atDirectory(rel ? `${root}/${rel}` : root, (directory) => walkAt(rel, directory));
@@ -373,8 +377,12 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
       }
       if (ignore.ignored(child, false) || isDenied(child, ask.deny)) continue;
       if (entry.isFile() || entry.isSymbolicLink()) {
-        const stats = lstatOrUndefined(`${directory}/${entry.name}`);
-        if (stats) candidates.push({ rel: child, stats });
+        // Stat data only for what the index may already hold; a new file's comes with its read.
+        if (!base?.files.has(child)) candidates.push({ rel: child });
+        else {
+          const stats = lstatOrUndefined(`${directory}/${entry.name}`);
+          if (stats) candidates.push({ rel: child, stats });
+        }
       } else if (!entry.isDirectory() && entry.isFIFO()) {
         // git lists no FIFO it does not track: named only when the newest snapshot held a file there.
         if (base?.files.has(child)) specials.push({ rel: child, fifo: true });
@@ -391,26 +399,49 @@ async function scan(store: string, root: string, base: Index | undefined, ask: C
   let read = 0;
   // Folders opened once for their files in a row; the blobs packed when there are many (a first checkpoint).
   const scanning = { batch: new ObjectBatch(store), held: new HeldDirectory(root) };
+  // The caps, in path order: undefined, or why a file of `size` bytes is left out.
+  const capOf = (size: number): string | undefined =>
+    size > ask.limits.maxFileBytes ? `over the ${ask.limits.maxFileBytes}-byte file cap` : total + size > ask.limits.maxTotalBytes ? `past the ${ask.limits.maxTotalBytes}-byte total cap` : undefined;
   try {
     for (const { rel, stats } of candidates) {
-      if (!stats.isSymbolicLink()) {
-        if (stats.size > ask.limits.maxFileBytes || total + stats.size > ask.limits.maxTotalBytes) {
-          skipped += 1;
-          capped.push(`${rel} (${stats.size > ask.limits.maxFileBytes ? `over the ${ask.limits.maxFileBytes}-byte file cap` : `past the ${ask.limits.maxTotalBytes}-byte total cap`})`);
+      // The bytes counted against the total cap before the read (the read's own size replaces them).
+      let counted = 0;
+      let refused: string | undefined;
+      if (stats) {
+        if (!stats.isSymbolicLink()) {
+          refused = capOf(stats.size);
+          if (refused) {
+            skipped += 1;
+            capped.push(`${rel} (${refused})`);
+            continue;
+          }
+          total += counted = stats.size;
+        }
+        const known = base?.files.get(rel);
+        if (base && fresh(known, stats, base.stamp)) {
+          files.set(rel, known);
           continue;
         }
-        total += stats.size;
       }
-      const known = base?.files.get(rel);
-      if (base && fresh(known, stats, base.stamp)) {
-        files.set(rel, known);
+      // A file new to the index is capped by the size its open descriptor has, before any byte is read.
+      const admit = stats
+        ? undefined
+        : (size: number) => {
+            refused = capOf(size);
+            if (refused) return false;
+            total += counted = size;
+            return true;
+          };
+      const entry = await storeEntry(store, root, rel, { ...scanning, ...(admit ? { admit } : {}) });
+      if (refused) {
+        skipped += 1;
+        capped.push(`${rel} (${refused})`);
         continue;
       }
-      const entry = await storeEntry(store, root, rel, scanning);
       read += 1;
       if (read % YIELD_EVERY === 0) await yieldToLoop();
       if (!entry) continue;
-      if (entry.mode !== '120000') total += entry.size - stats.size;
+      if (entry.mode !== '120000') total += entry.size - counted;
       files.set(rel, entry);
     }
   } finally {

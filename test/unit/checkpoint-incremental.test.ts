@@ -203,3 +203,21 @@ test('a scan that reads many files writes their blobs as one pack git reads whol
   expect(gitIn(store, ['show', `${second.tree}:d0/f0.txt`])).toBe('changed\n');
   execFileSync('git', ['--git-dir', store, 'fsck', '--full', '--strict', '--no-dangling'], { stdio: 'pipe' });
 });
+
+test('the caps hold in path order for new files (sized once open, before a byte is read) and for files the index knows', async () => {
+  const ws = tmp();
+  for (const name of ['a', 'b', 'c', 'd']) writeFileSync(path.join(ws, `${name}.txt`), name.repeat(1000));
+  writeFileSync(path.join(ws, 'big.bin'), 'x'.repeat(3000));
+  const store = path.join(tmp(), 'store.git');
+  const ask: CheckpointAsk = { store, root: ws, ref: REF, message: 'caps', deny: [], limits: { ...limits, maxTotalBytes: 2500 } };
+  const first = await takeCheckpoint(ask);
+  expect(first.leftOut).toEqual(['big.bin (over the 2048-byte file cap)', 'c.txt (past the 2500-byte total cap)', 'd.txt (past the 2500-byte total cap)']);
+  expect(gitIn(store, ['ls-tree', '--name-only', first.tree]).trim().split('\n')).toEqual(['a.txt', 'b.txt']);
+  for (const name of ['a', 'b', 'c', 'd']) past(path.join(ws, `${name}.txt`));
+  // a.txt shrinks: c.txt now fits, d.txt still does not; b.txt is known and unchanged.
+  writeFileSync(path.join(ws, 'a.txt'), 'a');
+  past(path.join(ws, 'a.txt'));
+  const second = await takeCheckpoint({ ...ask, previous: first.tree });
+  expect(gitIn(store, ['ls-tree', '--name-only', second.tree]).trim().split('\n')).toEqual(['a.txt', 'b.txt', 'c.txt']);
+  expect(second.leftOut).toEqual(['big.bin (over the 2048-byte file cap)', 'd.txt (past the 2500-byte total cap)']);
+});
