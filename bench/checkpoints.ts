@@ -16,7 +16,7 @@ import { takeCheckpoint } from '../src/checkpoints/incremental';
 import { snapshotLimits } from '../src/checkpoints/limits';
 import { forgetRequests, runScripted } from './agent-runs';
 import type { BenchContext } from './context';
-import { iterationLatencies, makeWorkspace, type ScriptedCall } from './conversation';
+import { iterationLatencies, makeWorkspace, writeCall } from './conversation';
 import { stamp, table, type Block } from './report';
 import { bytes, ms, summarize, type Summary } from './stats';
 
@@ -104,8 +104,6 @@ export async function measureTree(spec: TreeSpec): Promise<TreeCost> {
   }
 }
 
-/** Every turn writes a file (a different one each turn, so the loop detector sees a new action). */
-const writeCall: ScriptedCall = (turn) => ({ name: 'write_file', arguments: { file_path: `out${turn % 10}.txt`, content: `turn ${turn}\n` } });
 
 export interface IterationCost {
   iterations: number;

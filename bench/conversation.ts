@@ -46,6 +46,9 @@ export interface Conversation {
 type ScriptedToolCall = { name: string; arguments: Record<string, unknown> };
 export type ScriptedCall = (turn: number, files: number) => ScriptedToolCall | ScriptedToolCall[];
 
+/** Every turn writes a file (a different one each turn, so the loop detector sees a new action). */
+export const writeCall: ScriptedCall = (turn) => ({ name: 'write_file', arguments: { file_path: `out${turn % 10}.txt`, content: `turn ${turn}\n` } });
+
 /** The default turn: read_file of the next file. */
 export const readFileCall: ScriptedCall = (turn, files) => ({ name: 'read_file', arguments: { file_path: `f${turn % files}.txt` } });
 

@@ -1,7 +1,7 @@
 /** Many scripted runs at once: iterations per second and iteration latency under load. */
 import type { AgentRunInput } from '../src/common/input';
 import { forgetRequests, latenciesOf, runScripted, type ScriptedRun } from './agent-runs';
-import type { Workspace } from './conversation';
+import type { ScriptedCall, Workspace } from './conversation';
 import type { BenchContext } from './context';
 import type { BenchServer } from './setup';
 import { NoiseMeter, processCpuSeconds } from './noise';
@@ -25,14 +25,22 @@ export async function concurrentRuns(
   ctx: BenchContext,
   server: BenchServer,
   taskQueue: string,
-  spec: { concurrency: number; iterations: number; workspace: Workspace; input?: Partial<AgentRunInput>; workerPid?: number },
+  spec: { concurrency: number; iterations: number; workspace: Workspace | readonly Workspace[]; input?: Partial<AgentRunInput>; workerPid?: number; call?: ScriptedCall },
 ): Promise<LoadResult> {
   const meter = new NoiseMeter();
   const started = performance.now();
   const cpuBefore = { bench: process.cpuUsage(), server: processCpuSeconds(server.pid), worker: processCpuSeconds(spec.workerPid) };
   const runs: ScriptedRun[] = await Promise.all(
-    Array.from({ length: spec.concurrency }, () =>
-      runScripted(server, ctx.model, { iterations: spec.iterations, workspace: spec.workspace, taskQueue, prefix: `load${spec.concurrency}`, ...(spec.input ? { input: spec.input } : {}) }),
+    Array.from({ length: spec.concurrency }, (_, i) =>
+      runScripted(server, ctx.model, {
+        iterations: spec.iterations,
+        // One workspace shared by every run, or one each.
+        workspace: 'dir' in spec.workspace ? spec.workspace : spec.workspace[i % spec.workspace.length]!,
+        taskQueue,
+        prefix: `load${spec.concurrency}`,
+        ...(spec.input ? { input: spec.input } : {}),
+        ...(spec.call ? { call: spec.call } : {}),
+      }),
     ),
   );
   const wallMs = performance.now() - started;

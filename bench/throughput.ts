@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { BenchContext } from './context';
-import { makeWorkspace } from './conversation';
+import { makeWorkspace, writeCall } from './conversation';
 import { concurrentRuns, type LoadResult } from './load';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
@@ -21,6 +21,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
   let separate: LoadResult | undefined;
   let unstreamed: LoadResult | undefined;
   let uncheckpointed: LoadResult | undefined;
+  const writing: { on?: LoadResult; off?: LoadResult } = {};
   const separateAt = concurrency.includes(THROUGHPUT_TARGET.concurrency) ? THROUGHPUT_TARGET.concurrency : Math.max(...concurrency);
   try {
     await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
@@ -28,9 +29,19 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       ctx.log(`throughput: ${c} concurrent runs of ${runIterations} iterations`);
       results.push(await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: c, iterations: runIterations, workspace }));
     }
-    // What the run-start checkpoint (each run's first, in a workspace the store has seen) costs under load.
+    // Read-only runs take no checkpoint (step 0 waits for a round that may write): on and off do the same work.
     ctx.log(`throughput: ${separateAt} concurrent runs with checkpoints: false`);
     uncheckpointed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { checkpoints: false } });
+    // What checkpoints cost when every iteration writes: each run in a workspace of its own, on and off back to back.
+    const apart = Array.from({ length: separateAt }, () => makeWorkspace(runIterations, 200));
+    try {
+      for (const checkpoints of [true, false]) {
+        ctx.log(`throughput: ${separateAt} concurrent writing runs, checkpoints ${checkpoints ? 'on' : 'off'}`);
+        writing[checkpoints ? 'on' : 'off'] = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace: apart, call: writeCall, input: { checkpoints, permissionMode: 'auto', stream: false } });
+      }
+    } finally {
+      for (const w of apart) w.dispose();
+    }
     // Streaming costs a signal (and often one more workflow task) per model call: the same load without it.
     ctx.log(`throughput: ${separateAt} concurrent runs with stream: false`);
     unstreamed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { stream: false } });
@@ -76,7 +87,8 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       '',
       targetLine(results),
       '',
-      ...(uncheckpointed ? [checkpointsLine(results, uncheckpointed, runIterations), ''] : []),
+      ...(uncheckpointed ? [checkpointsLine(results, uncheckpointed), ''] : []),
+      ...(writing.on && writing.off ? [writingLine(writing.on, writing.off, runIterations), ''] : []),
       ...(unstreamed
         ? [
             `The same ${unstreamed.concurrency} runs with \`stream: false\` (no signal from the model-call activity to the run's stream): ` +
@@ -100,12 +112,21 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
 }
 
 /** Checkpoints on (the default) against off at the same concurrency, interleaved in one bench run. */
-function checkpointsLine(results: LoadResult[], off: LoadResult, files: number): string {
+function checkpointsLine(results: LoadResult[], off: LoadResult): string {
   const on = results.find((r) => r.concurrency === off.concurrency);
   const ratio = on ? ` (on ÷ off **${(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2)}**)` : '';
   return (
     `The same ${off.concurrency} runs with \`checkpoints: false\`: ${off.iterationsPerSecond.toFixed(1)} iterations/s, p95 ${ms(off.p95)}${ratio}. ` +
-    `With checkpoints on, each run takes its run-start checkpoint (a scan of the shared ${files}-file workspace, which the store has seen) and no other: its iterations only read.`
+    'With checkpoints on, these runs take none: their iterations only read, and step 0 is taken before the first round that may write.'
+  );
+}
+
+/** Runs whose every iteration writes a file, each in its own workspace: checkpoints on against off. */
+function writingLine(on: LoadResult, off: LoadResult, files: number): string {
+  return (
+    `${on.concurrency} runs whose every iteration is a \`write_file\`, each in a workspace of its own (${files} files): ` +
+    `checkpoints on ${on.iterationsPerSecond.toFixed(1)} iterations/s (p95 ${ms(on.p95)}), off ${off.iterationsPerSecond.toFixed(1)} (p95 ${ms(off.p95)}): on ÷ off **${(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2)}**. ` +
+    "On, each run takes step 0 before its first write (a scan of a workspace the store has not seen) and one checkpoint inside every write_file activity."
   );
 }
 
