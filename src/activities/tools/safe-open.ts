@@ -30,6 +30,14 @@ export interface OpenedFile {
   stats: Stats;
   /** Where the opened file really is, read back from the kernel after the open. */
   realPath: string;
+  /** `write` and `edit`: the directory that holds the file's entry, opened on the same walk, and the entry's name. */
+  parent?: { handle: FileHandle; name: string };
+}
+
+/** Closes what `openInWorkspace` opened. */
+export async function closeOpened(opened: OpenedFile): Promise<void> {
+  await opened.handle.close();
+  await opened.parent?.handle.close();
 }
 
 /**
@@ -41,16 +49,18 @@ export interface OpenedFile {
 export async function openInWorkspace(root: string, requested: string, intent: OpenIntent): Promise<OpenedFile> {
   const absolute = resolveInWorkspace(root, requested); // `~`, absolute and `..`, with their messages
   requireProcFd();
-  let handle: FileHandle;
+  let found: Found;
   try {
-    handle = await openBeneath(root, path.relative(root, absolute), intent, requested);
+    found = await openBeneath(root, path.relative(root, absolute), intent, requested);
   } catch (err) {
     throw explainFsError(err, requested);
   }
   try {
-    return await verifyOpened(root, handle, requested, intent);
+    const opened = await verifyOpened(root, found.file, requested, intent);
+    return found.parent ? { ...opened, parent: found.parent } : opened;
   } catch (err) {
-    await handle.close();
+    await found.file.close();
+    await found.parent?.handle.close();
     throw err;
   }
 }
@@ -85,7 +95,12 @@ async function verifyOpened(root: string, handle: FileHandle, requested: string,
   return { handle, stats, realPath };
 }
 
-async function openBeneath(root: string, relative: string, intent: OpenIntent, requested: string): Promise<FileHandle> {
+interface Found {
+  file: FileHandle;
+  parent?: { handle: FileHandle; name: string };
+}
+
+async function openBeneath(root: string, relative: string, intent: OpenIntent, requested: string): Promise<Found> {
   let parts = relative.split(path.sep).filter((part) => part !== '' && part !== '.');
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
     const opened = await walk(root, parts, intent, requested);
@@ -95,10 +110,14 @@ async function openBeneath(root: string, relative: string, intent: OpenIntent, r
   throw new ToolError(`Path "${requested}" has too many levels of symbolic links`);
 }
 
-/** Opens `parts` one by one below the root; on a symlink, returns the parts to walk instead. */
-async function walk(root: string, parts: string[], intent: OpenIntent, requested: string): Promise<FileHandle | string[]> {
-  if (parts.length === 0) return open(root, FLAGS[intent], 0o666);
+/**
+ * Opens `parts` one by one below the root; on a symlink, returns the parts to walk instead. A
+ * write or edit keeps the last directory open: the new content is renamed into it.
+ */
+async function walk(root: string, parts: string[], intent: OpenIntent, requested: string): Promise<Found | string[]> {
+  if (parts.length === 0) return { file: await open(root, FLAGS[intent], 0o666) };
   let dir = await open(root, DIRECTORY);
+  let kept: FileHandle | undefined;
   let created = 0;
   try {
     for (let i = 0; i < parts.length; i++) {
@@ -129,14 +148,18 @@ async function walk(root: string, parts: string[], intent: OpenIntent, requested
         }
         throw err;
       }
-      if (last) return next;
+      if (last) {
+        if (intent === 'read') return { file: next };
+        kept = dir;
+        return { file: next, parent: { handle: dir, name: parts[i]! } };
+      }
       const parent = dir;
       dir = next;
       await parent.close();
     }
     throw new Error('unreachable: the last part returns');
   } finally {
-    await dir.close();
+    if (dir !== kept) await dir.close();
   }
 }
 
