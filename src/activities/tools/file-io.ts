@@ -23,10 +23,13 @@ export async function readPrefix(handle: FileHandle, size: number): Promise<Buff
  * Replaces the whole content of a file `openInWorkspace` opened for `write` or `edit`, all at once:
  * the new bytes go to a temporary file in the same directory (opened on the same checked walk),
  * which is renamed over the file's entry. A worker killed at any moment leaves the old content or
- * the new one, never a truncated file; at worst a `.bareagent-*.tmp` file beside it.
+ * the new one, never a truncated file; at worst a `.bareagent-*.tmp` file beside it. No fsync: a
+ * killed process needs none, and ext4 (auto_da_alloc) writes a file renamed over another before the
+ * rename; a sync per write made every rename of the machine wait on the journal (0.6 → 3 ms each).
  *
  * Written in place instead (truncate, then write through the checked handle) when the directory
- * takes no new file but the file is writable, or when the file's owner or group could not be kept.
+ * takes no new file but the file is writable, when the file's owner or group could not be kept, or
+ * when the file is a mount point.
  */
 export async function replaceContent(root: string, opened: OpenedFile, content: Buffer, shownPath: string): Promise<void> {
   const { parent, stats } = opened;
@@ -47,7 +50,6 @@ export async function replaceContent(root: string, opened: OpenedFile, content: 
     const made = await file.stat();
     if (made.uid !== stats.uid || made.gid !== stats.gid) kept = await file.chown(stats.uid, stats.gid).then(() => true, () => false);
     await file.chmod(stats.mode & 0o7777);
-    await file.datasync();
   } catch (err) {
     await file.close();
     await unlink(at(temporary)).catch(() => undefined);
@@ -70,6 +72,8 @@ export async function replaceContent(root: string, opened: OpenedFile, content: 
     await rename(at(temporary), at(parent.name));
   } catch (err) {
     await unlink(at(temporary)).catch(() => undefined);
+    // A file that is a mount point (a bind-mounted file) cannot be renamed over.
+    if ((err as NodeJS.ErrnoException).code === 'EBUSY') return writeInPlace(opened.handle, content);
     throw err;
   }
 }
