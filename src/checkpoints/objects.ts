@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, constants, existsSync, linkSync, lstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, inflateSync } from 'node:zlib';
@@ -9,9 +9,9 @@ import { realDirectory } from './store-files';
 /**
  * Git's loose objects written and read in the worker process, no `git` started: a blob, tree or
  * commit is `<type> <length>\0<bytes>`, zlib-deflated, at `objects/<2 hex>/<38 hex>` under its
- * SHA-1. Written the way git writes them: to a new temporary name (O_EXCL: a link planted there
- * makes the open fail, it is not followed), then hard-linked to its id, so an existing object (or
- * anything planted under that name) is never written through, and a worker killed halfway leaves a
+ * SHA-1. Written to a new temporary name (O_EXCL: a link planted there makes the open fail, it is
+ * not followed), then renamed to its id, so an existing object (or anything planted under that
+ * name) is replaced, never written through, and a worker killed halfway leaves a
  * temporary file at most, never a half object under a real id.
  */
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -146,6 +146,7 @@ function place(store: string, file: string, packed: Buffer): void {
   realDirectory(path.join(store, 'objects'));
   realDirectory(dir);
   const temporary = path.join(dir, `tmp_obj_bareagent_${process.pid}_${randomUUID().slice(0, 8)}`);
+  let placed = false;
   try {
     // Read-only as git makes them, and the owner's only: the store is the operator's private state.
     const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o400);
@@ -154,13 +155,13 @@ function place(store: string, file: string, packed: Buffer): void {
     } finally {
       closeSync(fd);
     }
-    try {
-      linkSync(temporary, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    // A rename, where git links then unlinks: one change to the folder instead of two (each a
+    // journal entry, most of a small checkpoint's cost). It replaces a name, never writes through
+    // it, and an object that appeared under that name meanwhile holds the same bytes.
+    renameSync(temporary, file);
+    placed = true;
   } finally {
-    rmSync(temporary, { force: true });
+    if (!placed) rmSync(temporary, { force: true });
   }
 }
 

@@ -44,8 +44,8 @@ function checkTree(store: string, rel: string, depth: number): void {
  * (object directories, refs, packed-refs), no file that makes git read another repository, and no
  * reflog (the worker keeps none; git would append to an existing one, through a link too). A
  * hostile model that reached the store could otherwise turn the worker's writes against a file
- * outside it. Object files themselves are not walked: git writes each to a new temporary name and
- * links it in, which never writes through an existing name.
+ * outside it. Object files themselves are not walked: git and the worker write each to a new
+ * temporary name and link or rename it in, which never writes through an existing name.
  */
 export function guardStore(store: string): void {
   const top = lstatOrUndefined(store);

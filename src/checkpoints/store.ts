@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkpointsHome } from '../connection/home';
 import { ensurePrivateDir, PRIVATE_DIR_MODE } from '../connection/private-files';
-import { git } from './git';
 import { keepStoreFile } from './store-files';
 import { guardStore } from './store-guard';
 
@@ -18,6 +17,7 @@ const ATTRIBUTES = '* -filter !diff -merge -text !eol -ident -working-tree-encod
  * The store's own config, written every time: nothing planted in it (an include, a command) is read.
  * Its objects are the workspace's files: git makes them 0600 (`sharedRepository`).
  */
+const HEAD = 'ref: refs/heads/master\n';
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tlogAllRefUpdates = false\n\tsharedRepository = 0600\n';
 
 /**
@@ -36,10 +36,14 @@ export function runRef(workflowId: string): string {
   return `refs/bareagent/runs/${safe}`;
 }
 
+/** What a bare repository needs for git to read it: the rest (`info/`, the config's content) is written every time. */
+const LAYOUT = ['objects', 'objects/info', 'objects/pack', 'refs', 'refs/heads', 'refs/tags', 'info'];
+
 /**
- * Creates the store once (init into a temporary name, then rename: a worker killed during init
- * leaves no half-made store under the real name), checks it has nothing planted where git writes
- * (store-guard.ts), and writes its config, attributes and excludes every time, each replacing
+ * Creates the store once, in this process (a `git init` child cost a fork of the whole worker, the
+ * biggest part of a new workspace's first checkpoint at 50 runs at once): made under a temporary
+ * name, then renamed, so a worker killed meanwhile leaves no half-made store under the real name.
+ * Checks it has nothing planted where git writes (store-guard.ts), and writes its config, attributes and excludes every time, each replacing
  * whatever is at that name (store-files.ts): a symlink there is replaced, never written through
  * (one that already holds exactly that, as a regular file of its own, is left as it is).
  * The stores hold every workspace's files: their folder is 0700 (narrowed again each time, for a
@@ -51,17 +55,21 @@ export async function ensureStore(store: string): Promise<void> {
   chmodSync(stores, PRIVATE_DIR_MODE);
   if (!existsSync(path.join(store, 'HEAD'))) {
     const temporary = `${store}.init-${process.pid}-${Date.now()}`;
-    await git(['init', '--quiet', '--bare', '--shared=0600', temporary], { store: temporary });
+    mkdirSync(temporary, { mode: PRIVATE_DIR_MODE });
+    for (const dir of LAYOUT) mkdirSync(path.join(temporary, dir), { mode: PRIVATE_DIR_MODE });
+    writeFileSync(path.join(temporary, 'config'), CONFIG, { flag: 'wx', mode: 0o600 });
+    writeFileSync(path.join(temporary, 'HEAD'), HEAD, { flag: 'wx', mode: 0o600 });
     try {
       renameSync(temporary, store);
     } catch (err) {
+      rmSync(temporary, { recursive: true, force: true });
       // Another worker made it first: theirs is as good as ours.
       if (!existsSync(path.join(store, 'HEAD'))) throw err;
     }
   }
   guardStore(store);
   keepStoreFile(path.join(store, 'config'), CONFIG);
-  keepStoreFile(path.join(store, 'HEAD'), 'ref: refs/heads/master\n');
+  keepStoreFile(path.join(store, 'HEAD'), HEAD);
   keepStoreFile(path.join(store, 'info', 'attributes'), ATTRIBUTES);
   keepStoreFile(path.join(store, 'info', 'exclude'), '');
 }
