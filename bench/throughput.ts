@@ -21,7 +21,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
   let separate: LoadResult | undefined;
   let unstreamed: LoadResult | undefined;
   let uncheckpointed: LoadResult | undefined;
-  const writing: { on?: LoadResult; off?: LoadResult } = {};
+  const writing: { on: LoadResult[]; off: LoadResult[] } = { on: [], off: [] };
   const separateAt = concurrency.includes(THROUGHPUT_TARGET.concurrency) ? THROUGHPUT_TARGET.concurrency : Math.max(...concurrency);
   try {
     await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: 2, iterations: 3, workspace }); // warm-up
@@ -32,15 +32,17 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
     // Read-only runs take no checkpoint (step 0 waits for a round that may write): on and off do the same work.
     ctx.log(`throughput: ${separateAt} concurrent runs with checkpoints: false`);
     uncheckpointed = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace, input: { checkpoints: false } });
-    // What checkpoints cost when every iteration writes: each run in a workspace of its own, on and off back to back.
-    const apart = Array.from({ length: separateAt }, () => makeWorkspace(runIterations, 200));
-    try {
-      for (const checkpoints of [true, false]) {
+    // What checkpoints cost when every iteration writes: each run in a workspace of its own (new
+    // to the store each batch), on and off interleaved (on, off, off, on): this machine's drift
+    // over a minute is as large as the difference measured.
+    for (const checkpoints of [true, false, false, true]) {
+      const apart = Array.from({ length: separateAt }, () => makeWorkspace(runIterations, 200));
+      try {
         ctx.log(`throughput: ${separateAt} concurrent writing runs, checkpoints ${checkpoints ? 'on' : 'off'}`);
-        writing[checkpoints ? 'on' : 'off'] = await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace: apart, call: writeCall, input: { checkpoints, permissionMode: 'auto', stream: false } });
+        writing[checkpoints ? 'on' : 'off'].push(await concurrentRuns(ctx, server, worker.taskQueue, { concurrency: separateAt, iterations: runIterations, workspace: apart, call: writeCall, input: { checkpoints, permissionMode: 'auto', stream: false } }));
+      } finally {
+        for (const w of apart) w.dispose();
       }
-    } finally {
-      for (const w of apart) w.dispose();
     }
     // Streaming costs a signal (and often one more workflow task) per model call: the same load without it.
     ctx.log(`throughput: ${separateAt} concurrent runs with stream: false`);
@@ -88,7 +90,7 @@ export async function throughput(ctx: BenchContext): Promise<Block> {
       targetLine(results),
       '',
       ...(uncheckpointed ? [checkpointsLine(results, uncheckpointed), ''] : []),
-      ...(writing.on && writing.off ? [writingLine(writing.on, writing.off, runIterations), ''] : []),
+      ...(writing.on.length > 0 && writing.on.length === writing.off.length ? [writingLine(writing.on, writing.off, runIterations), ''] : []),
       ...(unstreamed
         ? [
             `The same ${unstreamed.concurrency} runs with \`stream: false\` (no signal from the model-call activity to the run's stream): ` +
@@ -121,12 +123,14 @@ function checkpointsLine(results: LoadResult[], off: LoadResult): string {
   );
 }
 
-/** Runs whose every iteration writes a file, each in its own workspace: checkpoints on against off. */
-function writingLine(on: LoadResult, off: LoadResult, files: number): string {
+/** Runs whose every iteration writes a file, each in its own workspace: checkpoints on against off, interleaved. */
+function writingLine(on: LoadResult[], off: LoadResult[], files: number): string {
+  const rate = (rows: LoadResult[]) => rows.map((r) => r.iterationsPerSecond.toFixed(1)).join(', ');
+  const total = (rows: LoadResult[]) => rows.reduce((sum, r) => sum + r.iterationsPerSecond, 0);
   return (
-    `${on.concurrency} runs whose every iteration is a \`write_file\`, each in a workspace of its own (${files} files): ` +
-    `checkpoints on ${on.iterationsPerSecond.toFixed(1)} iterations/s (p95 ${ms(on.p95)}), off ${off.iterationsPerSecond.toFixed(1)} (p95 ${ms(off.p95)}): on ÷ off **${(on.iterationsPerSecond / off.iterationsPerSecond).toFixed(2)}**. ` +
-    "On, each run takes step 0 before its first write (a scan of a workspace the store has not seen) and one checkpoint inside every write_file activity."
+    `${on[0]!.concurrency} runs whose every iteration is a \`write_file\`, each in a workspace of its own (${files} files, new to the store), in the order on, off, off, on: ` +
+    `checkpoints on ${rate(on)} iterations/s, off ${rate(off)}: on ÷ off **${(total(on) / total(off)).toFixed(2)}** (CPU per iteration of the bench process ${ms(on.reduce((t, r) => t + r.cpuPerIteration.bench, 0) / on.length)} on, ${ms(off.reduce((t, r) => t + r.cpuPerIteration.bench, 0) / off.length)} off). ` +
+    'On, each run takes step 0 before its first write (a scan of a workspace the store has not seen, in a store made for it) and one checkpoint inside every write_file activity.'
   );
 }
 
