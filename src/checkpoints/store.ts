@@ -13,11 +13,12 @@ import { guardStore } from './store-guard';
  */
 const ATTRIBUTES = '* -filter !diff -merge -text !eol -ident -working-tree-encoding -export-subst\n';
 
+const HEAD = 'ref: refs/heads/master\n';
+
 /**
  * The store's own config, written every time: nothing planted in it (an include, a command) is read.
  * Its objects are the workspace's files: git makes them 0600 (`sharedRepository`).
  */
-const HEAD = 'ref: refs/heads/master\n';
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n\tlogAllRefUpdates = false\n\tsharedRepository = 0600\n';
 
 /**
