@@ -104,7 +104,6 @@ export async function measureTree(spec: TreeSpec): Promise<TreeCost> {
   }
 }
 
-
 export interface IterationCost {
   iterations: number;
   repeats: number;

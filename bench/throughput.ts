@@ -7,7 +7,7 @@ import { concurrentRuns, type LoadResult } from './load';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
 import { spawnWorker } from './worker-process';
-import { ms } from './stats';
+import { ms, summarize } from './stats';
 
 export const THROUGHPUT_TARGET = { concurrency: 50, iterationsPerSecond: 100 };
 
@@ -127,9 +127,10 @@ function checkpointsLine(results: LoadResult[], off: LoadResult): string {
 function writingLine(on: LoadResult[], off: LoadResult[], files: number): string {
   const rate = (rows: LoadResult[]) => rows.map((r) => r.iterationsPerSecond.toFixed(1)).join(', ');
   const total = (rows: LoadResult[]) => rows.reduce((sum, r) => sum + r.iterationsPerSecond, 0);
+  const cpu = (rows: LoadResult[]) => summarize(rows.map((r) => r.cpuPerIteration.bench)).mean;
   return (
     `${on[0]!.concurrency} runs whose every iteration is a \`write_file\`, each in a workspace of its own (${files} files, new to the store), in the order on, off, off, on: ` +
-    `checkpoints on ${rate(on)} iterations/s, off ${rate(off)}: on ÷ off **${(total(on) / total(off)).toFixed(2)}** (CPU per iteration of the bench process ${ms(on.reduce((t, r) => t + r.cpuPerIteration.bench, 0) / on.length)} on, ${ms(off.reduce((t, r) => t + r.cpuPerIteration.bench, 0) / off.length)} off). ` +
+    `checkpoints on ${rate(on)} iterations/s, off ${rate(off)}: on ÷ off **${(total(on) / total(off)).toFixed(2)}** (CPU per iteration of the bench process ${ms(cpu(on))} on, ${ms(cpu(off))} off). ` +
     'On, each run takes step 0 before its first write (a scan of a workspace the store has not seen, in a store made for it) and one checkpoint inside every write_file activity.'
   );
 }

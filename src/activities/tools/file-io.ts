@@ -44,23 +44,18 @@ export async function replaceContent(root: string, opened: OpenedFile, content: 
     if (code === 'EACCES' || code === 'EPERM') return writeInPlace(opened.handle, content);
     throw err;
   }
-  let kept = true;
+  let renamed = false;
   try {
-    await writeAll(file, content);
-    const made = await file.stat();
-    if (made.uid !== stats.uid || made.gid !== stats.gid) kept = await file.chown(stats.uid, stats.gid).then(() => true, () => false);
-    await file.chmod(stats.mode & 0o7777);
-  } catch (err) {
-    await file.close();
-    await unlink(at(temporary)).catch(() => undefined);
-    throw err;
-  }
-  await file.close();
-  if (!kept) {
-    await unlink(at(temporary));
-    return writeInPlace(opened.handle, content);
-  }
-  try {
+    let kept = true;
+    try {
+      await writeAll(file, content);
+      const made = await file.stat();
+      if (made.uid !== stats.uid || made.gid !== stats.gid) kept = await file.chown(stats.uid, stats.gid).then(() => true, () => false);
+      await file.chmod(stats.mode & 0o7777);
+    } finally {
+      await file.close();
+    }
+    if (!kept) return await writeInPlace(opened.handle, content);
     // The entry still names the file that was checked, in a directory still inside the workspace.
     const now = await lstat(at(parent.name)).catch(() => undefined);
     if (now?.ino !== stats.ino || now.dev !== stats.dev) {
@@ -69,12 +64,16 @@ export async function replaceContent(root: string, opened: OpenedFile, content: 
     if (!isInside(root, await readlink(`/proc/self/fd/${parent.handle.fd}`))) {
       throw new ToolError(`${shownPath} was moved out of the workspace while it was being written; nothing was written`);
     }
-    await rename(at(temporary), at(parent.name));
-  } catch (err) {
-    await unlink(at(temporary)).catch(() => undefined);
-    // A file that is a mount point (a bind-mounted file) cannot be renamed over.
-    if ((err as NodeJS.ErrnoException).code === 'EBUSY') return writeInPlace(opened.handle, content);
-    throw err;
+    try {
+      await rename(at(temporary), at(parent.name));
+      renamed = true;
+    } catch (err) {
+      // A file that is a mount point (a bind-mounted file) cannot be renamed over.
+      if ((err as NodeJS.ErrnoException).code === 'EBUSY') return await writeInPlace(opened.handle, content);
+      throw err;
+    }
+  } finally {
+    if (!renamed) await unlink(at(temporary)).catch(() => undefined);
   }
 }
 
