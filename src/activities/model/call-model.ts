@@ -53,9 +53,11 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     } as Body;
     // Every heartbeat carries the provider failures of this call's attempts so far: the next
     // attempt reads them back, whether this one fails at the provider or its worker is lost.
+    // A first attempt has none to carry, so its first beat waits for the ticker: a beat sent at
+    // once is a server write that a quick call's completion then waits for.
     let progress = progressOf(context.info.heartbeatDetails);
     const heartbeat = () => context.heartbeat(progress);
-    heartbeat();
+    if (context.info.attempt > 1) heartbeat();
     const ticker = setInterval(heartbeat, HEARTBEAT_EVERY_MS);
     // A provider that never answers fails as a provider timeout (counted) before the activity's
     // start-to-close timeout, which is left for a lost worker (not counted).
