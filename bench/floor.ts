@@ -8,6 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import OpenAI from 'openai';
 import type { BenchContext } from './context';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
@@ -27,13 +28,27 @@ export async function floor(ctx: BenchContext): Promise<Block> {
     tick: async () => void ticks.push(performance.now()),
     read: async () => readFileSync(file, 'utf8'),
   };
+  // The same two commands doing the iteration's work and nothing else: a request to the scripted
+  // model through the client library the product uses, and a read of the file.
+  const scenario = `floor-work-${process.pid}`;
+  ctx.model.setScenario(scenario, () => ({ text: 'ok' }));
+  const client = new OpenAI({ apiKey: 'unused-local-key', baseURL: ctx.model.url, maxRetries: 0 });
+  const working = {
+    tick: async () => {
+      await client.chat.completions.create({ model: scenario, messages: [{ role: 'user', content: 'Read the next file.' }] });
+      ticks.push(performance.now());
+    },
+    read: activities.read,
+  };
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./floor-workflow'), logger: silentLogger });
   const taskQueue = 'bench-floor';
   const worker = await Worker.create({ connection: server.native, namespace: 'default', taskQueue, workflowBundle: { code }, activities });
-  const running = worker.run();
+  const workingWorker = await Worker.create({ connection: server.native, namespace: 'default', taskQueue: `${taskQueue}-work`, workflowBundle: { code }, activities: working });
+  const running = Promise.all([worker.run(), workingWorker.run()]);
   const variants = [
-    { name: 'an activity, then a local activity (an `agentRun` iteration with `read_file`)', local: true, latencies: [] as number[] },
-    { name: 'an activity only (one workflow task per iteration)', local: false, latencies: [] as number[] },
+    { name: 'an activity, then a local activity (an `agentRun` iteration with `read_file`)', local: true, taskQueue, latencies: [] as number[] },
+    { name: 'an activity only (one workflow task per iteration)', local: false, taskQueue, latencies: [] as number[] },
+    { name: 'the first row doing the work: the activity asks the scripted model, the local activity reads the file', local: true, taskQueue: `${taskQueue}-work`, latencies: [] as number[] },
   ];
   const plain: number[] = [];
   try {
@@ -41,7 +56,7 @@ export async function floor(ctx: BenchContext): Promise<Block> {
     for (let r = 0; r < RUNS; r++) {
       for (const v of variants) {
         ticks = [];
-        await server.client.workflow.execute('floorLoop', { taskQueue, workflowId: `floor-${r}-${v.local}-${Date.now()}`, args: [iterations, v.local] });
+        await server.client.workflow.execute('floorLoop', { taskQueue: v.taskQueue, workflowId: `floor-${r}-${v.taskQueue}-${v.local}-${Date.now()}`, args: [iterations, v.local] });
         v.latencies.push(...ticks.slice(1).map((t, i) => t - ticks[i]!));
       }
       ticks = [];
@@ -53,11 +68,15 @@ export async function floor(ctx: BenchContext): Promise<Block> {
     }
   } finally {
     worker.shutdown();
+    workingWorker.shutdown();
     await running;
+    ctx.model.requests.length = 0;
     rmSync(file, { force: true });
   }
   const noise = meter.stop();
   const base = summarize(plain).p50;
+  const floorP50 = summarize(variants[0]!.latencies).p50;
+  const withWorkP50 = summarize(variants[2]!.latencies).p50;
   const rows = variants.map((v) => {
     const s = summarize(v.latencies);
     return [v.name, s.n, ms(s.p50), ms(s.p95), ms(s.p50 - base)];
@@ -73,7 +92,28 @@ export async function floor(ctx: BenchContext): Promise<Block> {
       '',
       table(['each iteration', 'iterations', 'p50', 'p95', 'p50 − in-process'], rows),
       '',
+      ...againstTheFloor(ctx, floorP50, withWorkP50),
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
   };
+}
+
+/**
+ * An `agentRun` iteration (section 1 of the same bench run) over this floor, beside the least an
+ * iteration of the same two round trips can reach: the floor's commands doing the work and nothing
+ * else (the third row), and the floor plus the plain loop's whole iteration.
+ */
+function againstTheFloor(ctx: BenchContext, floorP50: number, withWorkP50: number): string[] {
+  const ratio = (value: number) => `${(value / floorP50).toFixed(2)}×`;
+  const bound = `The floor's commands doing the work and nothing else (the third row) take ${ms(withWorkP50)}, **${ratio(withWorkP50)}** the first row: what an iteration with these two round trips costs if BareAgent's own code took no time.`;
+  const plain = ctx.figures.get('plain loop p50');
+  const durable = ctx.figures.get('agentRun p50, stream: false');
+  const streaming = ctx.figures.get('agentRun p50, stream: true');
+  if (plain === undefined || durable === undefined || streaming === undefined) return [bound, ''];
+  return [
+    `${bound} The floor plus the plain loop's iteration (${ms(plain)}, section 1) is ${ms(floorP50 + plain)}, ${ratio(floorP50 + plain)}.`,
+    '',
+    `An \`agentRun\` iteration (section 1, same bench run): ${ms(durable)} with \`stream: false\` and ${ms(streaming)} by default, **${ratio(durable)}** and **${ratio(streaming)}** the first row.`,
+    '',
+  ];
 }
