@@ -15,8 +15,6 @@ export interface BenchContext {
   server(options: ServerOptions): Promise<BenchServer>;
   worker(server: BenchServer, taskQueue: string, tuning?: WorkerTuning): Promise<BenchWorker>;
   log(line: string): void;
-  /** Figures one section leaves for a later one of the same bench run (ms, by name). */
-  figures: Map<string, number>;
 }
 
 /**
@@ -69,7 +67,6 @@ export function createContext(options: BenchOptions, model: ScriptedModelServer,
     server,
     worker: (s, taskQueue, tuning) => startWorker(s, model, { taskQueue, bundle, ...(tuning ? { tuning } : {}) }),
     log: (line) => console.error(`[bench] ${line}`),
-    figures: new Map(),
   };
   return {
     context,

@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import OpenAI from 'openai';
+import { forgetRequests, runScripted } from './agent-runs';
 import type { BenchContext } from './context';
+import { iterationLatencies, makeWorkspace } from './conversation';
 import { NoiseMeter, describeNoise } from './noise';
 import { stamp, table, type Block } from './report';
 import { silentLogger } from './setup';
@@ -45,20 +47,30 @@ export async function floor(ctx: BenchContext): Promise<Block> {
   const worker = await Worker.create({ connection: server.native, namespace: 'default', taskQueue, workflowBundle: { code }, activities });
   const workingWorker = await Worker.create({ connection: server.native, namespace: 'default', taskQueue: `${taskQueue}-work`, workflowBundle: { code }, activities: working });
   const running = Promise.all([worker.run(), workingWorker.run()]);
+  const product = await ctx.worker(server, `${taskQueue}-agent-run`);
+  const workspace = makeWorkspace(iterations, 200);
+  const floorRun = (v: { taskQueue: string; local: boolean }, r: number) => async () => {
+    ticks = [];
+    await server.client.workflow.execute('floorLoop', { taskQueue: v.taskQueue, workflowId: `floor-${r}-${v.taskQueue}-${v.local}-${Date.now()}`, args: [iterations, v.local] });
+    return ticks.slice(1).map((t, i) => t - ticks[i]!);
+  };
+  const agentRun = async () => {
+    const run = await runScripted(server, ctx.model, { iterations, workspace, taskQueue: product.taskQueue, input: { stream: false }, prefix: 'floor' });
+    forgetRequests(ctx.model);
+    return iterationLatencies(run.conversation);
+  };
   const variants = [
-    { name: 'an activity, then a local activity (an `agentRun` iteration with `read_file`)', local: true, taskQueue, latencies: [] as number[] },
-    { name: 'an activity only (one workflow task per iteration)', local: false, taskQueue, latencies: [] as number[] },
-    { name: 'the first row doing the work: the activity asks the scripted model, the local activity reads the file', local: true, taskQueue: `${taskQueue}-work`, latencies: [] as number[] },
+    { name: 'an activity, then a local activity (an `agentRun` iteration with `read_file`)', run: (r: number) => floorRun({ taskQueue, local: true }, r), latencies: [] as number[] },
+    { name: 'an activity only (one workflow task per iteration)', run: (r: number) => floorRun({ taskQueue, local: false }, r), latencies: [] as number[] },
+    { name: 'the first row doing the work: the activity asks the scripted model, the local activity reads the file', run: (r: number) => floorRun({ taskQueue: `${taskQueue}-work`, local: true }, r), latencies: [] as number[] },
+    { name: '`agentRun`, `stream: false`: a model call, then `read_file` of a 200-character file', run: () => agentRun, latencies: [] as number[] },
   ];
   const plain: number[] = [];
   try {
-    ctx.log(`floor: ${RUNS} × ${variants.length} runs of ${iterations} iterations`);
+    ctx.log(`floor: ${RUNS} × ${variants.length} runs of ${iterations} iterations, after one warm-up run each`);
+    for (const v of variants) await v.run(-1)();
     for (let r = 0; r < RUNS; r++) {
-      for (const v of variants) {
-        ticks = [];
-        await server.client.workflow.execute('floorLoop', { taskQueue: v.taskQueue, workflowId: `floor-${r}-${v.taskQueue}-${v.local}-${Date.now()}`, args: [iterations, v.local] });
-        v.latencies.push(...ticks.slice(1).map((t, i) => t - ticks[i]!));
-      }
+      for (const v of variants) v.latencies.push(...(await v.run(r)()));
       ticks = [];
       for (let i = 0; i < iterations; i++) {
         await activities.tick();
@@ -70,13 +82,14 @@ export async function floor(ctx: BenchContext): Promise<Block> {
     worker.shutdown();
     workingWorker.shutdown();
     await running;
-    ctx.model.requests.length = 0;
+    await product.stop();
+    workspace.dispose();
+    forgetRequests(ctx.model);
     rmSync(file, { force: true });
   }
   const noise = meter.stop();
   const base = summarize(plain).p50;
-  const floorP50 = summarize(variants[0]!.latencies).p50;
-  const withWorkP50 = summarize(variants[2]!.latencies).p50;
+  const [floorP50, , withWorkP50, agentRunP50] = variants.map((v) => summarize(v.latencies).p50) as [number, number, number, number];
   const rows = variants.map((v) => {
     const s = summarize(v.latencies);
     return [v.name, s.n, ms(s.p50), ms(s.p95), ms(s.p50 - base)];
@@ -88,32 +101,22 @@ export async function floor(ctx: BenchContext): Promise<Block> {
       '',
       stamp(ctx.command),
       '',
-      `A workflow that only runs an iteration's commands (\`bench/floor-workflow.ts\`: no-op activities), ${RUNS} runs of ${iterations} iterations each, on the server the other sections use; the same calls in-process took ${ms(base)} (p50).`,
+      `A workflow that only runs an iteration's commands (\`bench/floor-workflow.ts\`: no-op activities, or doing the work in the third row), and an \`agentRun\` on the product's worker in the last row: ${RUNS} rounds of ${iterations} iterations of each row, interleaved, after one warm-up run each, on the server the other sections use; the floor's calls in-process took ${ms(base)} (p50).`,
       '',
       table(['each iteration', 'iterations', 'p50', 'p95', 'p50 − in-process'], rows),
       '',
-      ...againstTheFloor(ctx, floorP50, withWorkP50),
+      ...againstTheFloor(floorP50, withWorkP50, agentRunP50),
       `Noise: ${describeNoise(noise)}.`,
     ].join('\n'),
   };
 }
 
-/**
- * An `agentRun` iteration (section 1 of the same bench run) over this floor, beside the least an
- * iteration of the same two round trips can reach: the floor's commands doing the work and nothing
- * else (the third row), and the floor plus the plain loop's whole iteration.
- */
-function againstTheFloor(ctx: BenchContext, floorP50: number, withWorkP50: number): string[] {
+/** The last row over the first, beside the least an iteration of the same two round trips can reach (the third row over the first). */
+function againstTheFloor(floorP50: number, withWorkP50: number, agentRunP50: number): string[] {
   const ratio = (value: number) => `${(value / floorP50).toFixed(2)}×`;
-  const bound = `The floor's commands doing the work and nothing else (the third row) take ${ms(withWorkP50)}, **${ratio(withWorkP50)}** the first row: what an iteration with these two round trips costs if BareAgent's own code took no time.`;
-  const plain = ctx.figures.get('plain loop p50');
-  const durable = ctx.figures.get('agentRun p50, stream: false');
-  const streaming = ctx.figures.get('agentRun p50, stream: true');
-  if (plain === undefined || durable === undefined || streaming === undefined) return [bound, ''];
   return [
-    `${bound} The floor plus the plain loop's iteration (${ms(plain)}, section 1) is ${ms(floorP50 + plain)}, ${ratio(floorP50 + plain)}.`,
-    '',
-    `An \`agentRun\` iteration (section 1, same bench run): ${ms(durable)} with \`stream: false\` and ${ms(streaming)} by default, **${ratio(durable)}** and **${ratio(streaming)}** the first row.`,
+    `An \`agentRun\` iteration is **${ratio(agentRunP50)}** the floor (the last row over the first). The floor's commands doing the work and nothing else (the third row) are ${ratio(withWorkP50)}: ` +
+      `what an iteration with these two round trips costs if BareAgent's own code took no time; BareAgent's own code is the ${ms(agentRunP50 - withWorkP50)} between the third row and the last.`,
     '',
   ];
 }

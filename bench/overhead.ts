@@ -80,9 +80,6 @@ export async function overhead(ctx: BenchContext): Promise<Block> {
     const s = summarize(results[i]!.latencies);
     return [mode.name, s.n, ms(s.p50), ms(s.p95), ms(s.mean), i === 0 ? '–' : ms(s.p50 - base.p50), i === 0 ? '–' : ms(s.p95 - base.p95)];
   });
-  ctx.figures.set('plain loop p50', base.p50);
-  ctx.figures.set('agentRun p50, stream: false', summarize(results[1]!.latencies).p50);
-  ctx.figures.set('agentRun p50, stream: true', summarize(results[2]!.latencies).p50);
   const likeForLike = summarize(results[1]!.latencies).p50 - base.p50;
   const withStream = summarize(results[2]!.latencies).p50 - base.p50;
   const verdict = (value: number) =>
