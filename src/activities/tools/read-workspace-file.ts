@@ -7,8 +7,9 @@ export const MAX_WORKSPACE_FILE_BYTES = 1024 * 1024;
 /**
  * A workspace file the worker reads for itself (AGENTS.md, `.bareagent/settings.json`,
  * `.bareagent/mcp.json`), opened like the file tools open one: no symlink out of the workspace,
- * swap-proof, a FIFO or device refused at once instead of waited on, a size cap, and only
- * asynchronous calls, so nothing the agent puts there can hold the worker's event loop.
+ * swap-proof, a FIFO or device refused at once instead of waited on, and a size cap, so nothing
+ * the agent puts there can hold the worker's event loop: only a regular file's bytes are read, up to
+ * 64 KiB at a time on the event loop and larger reads through the thread pool (WorkspaceFile).
  * `undefined` when there is no such file.
  */
 export async function readWorkspaceFile(root: string, relative: string, maxBytes = MAX_WORKSPACE_FILE_BYTES): Promise<Buffer | undefined> {

@@ -1,16 +1,21 @@
-import { constants, existsSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolError, WorkspaceEscapeError } from './tool-error';
 import { explainFsError, fileKind, HardLinkError, notARegularFile } from './fs-errors';
 import { isInside, resolveInWorkspace } from './workspace';
+import { WorkspaceFile } from './workspace-file';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
 
 /**
  * Every open refuses a symlink as its last component (symlinks are resolved here, one hop at a
- * time, and each target checked) and returns at once on a FIFO instead of waiting for a writer:
- * four blocked opens would hold every libuv threadpool thread, so every fs call of the worker.
+ * time, and each target checked) and returns at once on a FIFO instead of waiting for a writer.
+ *
+ * The walk's calls (open, lstat, readlink, fstat, mkdir, close) are synchronous: none of them
+ * waits on what a file holds (a FIFO opens non-blocking and is refused before any read; a device
+ * is refused before it is opened), and each takes microseconds where a call through libuv's
+ * thread pool is a round trip of about 0.3 ms on a 2-core virtual machine: a read_file was eight
+ * of them, 1.6-1.9 ms. Large reads and writes of content go through the thread pool (WorkspaceFile).
  */
 const NO_FOLLOW = O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 const DIRECTORY = O_RDONLY | O_DIRECTORY | NO_FOLLOW;
@@ -26,12 +31,12 @@ const FLAGS: Record<OpenIntent, number> = {
 };
 
 export interface OpenedFile {
-  handle: FileHandle;
+  handle: WorkspaceFile;
   stats: Stats;
   /** Where the opened file really is, read back from the kernel after the open. */
   realPath: string;
   /** `write` and `edit`: the directory that holds the file's entry, opened on the same walk, and the entry's name. */
-  parent?: { handle: FileHandle; name: string };
+  parent?: { handle: WorkspaceFile; name: string };
 }
 
 /** Closes what `openInWorkspace` opened. */
@@ -51,12 +56,12 @@ export async function openInWorkspace(root: string, requested: string, intent: O
   requireProcFd();
   let found: Found;
   try {
-    found = await openBeneath(root, path.relative(root, absolute), intent, requested);
+    found = openBeneath(root, path.relative(root, absolute), intent, requested);
   } catch (err) {
     throw explainFsError(err, requested);
   }
   try {
-    const opened = await verifyOpened(root, found.file, requested, intent);
+    const opened = verifyOpened(root, found.file, requested, intent);
     return found.parent ? { ...opened, parent: found.parent } : opened;
   } catch (err) {
     await found.file.close();
@@ -71,9 +76,9 @@ export async function openInWorkspace(root: string, requested: string, intent: O
  */
 export async function openFoundFile(root: string, absolute: string): Promise<OpenedFile> {
   requireProcFd();
-  const handle = await open(absolute, FLAGS.read);
+  const handle = new WorkspaceFile(openSync(absolute, FLAGS.read));
   try {
-    const opened = await verifyOpened(root, handle, path.relative(root, absolute), 'read');
+    const opened = verifyOpened(root, handle, path.relative(root, absolute), 'read');
     if (!opened.stats.isFile()) throw notARegularFile(path.relative(root, absolute), fileKind(opened.stats));
     return opened;
   } catch (err) {
@@ -82,10 +87,10 @@ export async function openFoundFile(root: string, absolute: string): Promise<Ope
   }
 }
 
-async function verifyOpened(root: string, handle: FileHandle, requested: string, intent: OpenIntent): Promise<OpenedFile> {
-  const stats = await handle.stat();
+function verifyOpened(root: string, handle: WorkspaceFile, requested: string, intent: OpenIntent): OpenedFile {
+  const stats = fstatSync(handle.fd);
   if (!stats.isFile() && !(intent === 'read' && stats.isDirectory())) throw notARegularFile(requested, fileKind(stats));
-  const realPath = await readlink(`/proc/self/fd/${handle.fd}`);
+  const realPath = readlinkSync(`/proc/self/fd/${handle.fd}`);
   if (!isInside(root, realPath)) {
     throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: what was opened lies outside of it`);
   }
@@ -96,14 +101,14 @@ async function verifyOpened(root: string, handle: FileHandle, requested: string,
 }
 
 interface Found {
-  file: FileHandle;
-  parent?: { handle: FileHandle; name: string };
+  file: WorkspaceFile;
+  parent?: { handle: WorkspaceFile; name: string };
 }
 
-async function openBeneath(root: string, relative: string, intent: OpenIntent, requested: string): Promise<Found> {
+function openBeneath(root: string, relative: string, intent: OpenIntent, requested: string): Found {
   let parts = relative.split(path.sep).filter((part) => part !== '' && part !== '.');
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
-    const opened = await walk(root, parts, intent, requested);
+    const opened = walk(root, parts, intent, requested);
     if (!Array.isArray(opened)) return opened;
     parts = opened;
   }
@@ -114,52 +119,54 @@ async function openBeneath(root: string, relative: string, intent: OpenIntent, r
  * Opens `parts` one by one below the root; on a symlink, returns the parts to walk instead. A
  * write or edit keeps the last directory open: the new content is renamed into it.
  */
-async function walk(root: string, parts: string[], intent: OpenIntent, requested: string): Promise<Found | string[]> {
-  if (parts.length === 0) return { file: await open(root, FLAGS[intent], 0o666) };
-  let dir = await open(root, DIRECTORY);
-  let kept: FileHandle | undefined;
+function walk(root: string, parts: string[], intent: OpenIntent, requested: string): Found | string[] {
+  if (parts.length === 0) return { file: new WorkspaceFile(openSync(root, FLAGS[intent], 0o666)) };
+  let dir = openSync(root, DIRECTORY);
+  let kept: number | undefined;
   let created = 0;
   try {
     for (let i = 0; i < parts.length; i++) {
-      const at = `/proc/self/fd/${dir.fd}/${parts[i]}`;
+      const at = `/proc/self/fd/${dir}/${parts[i]}`;
       const last = i === parts.length - 1;
       const rest = parts.slice(i + 1);
       if (last) {
-        const found = await lstat(at).catch(ignoreMissing);
-        if (found?.isSymbolicLink()) return await symlinkTarget(root, dir, at, requested, parts);
+        const found = lstatUnlessMissing(at);
+        if (found?.isSymbolicLink()) return symlinkTarget(root, dir, at, requested, parts);
         // Not even opened: opening a device can have effects of its own.
         if (found && !found.isFile() && !found.isDirectory()) throw notARegularFile(requested, fileKind(found));
       }
-      let next: FileHandle;
+      let next: number;
       try {
-        next = await open(at, last ? FLAGS[intent] : DIRECTORY, 0o666);
+        next = openSync(at, last ? FLAGS[intent] : DIRECTORY, 0o666);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if ((code === 'ELOOP' || code === 'ENOTDIR') && (await lstat(at).catch(ignoreMissing))?.isSymbolicLink()) {
-          const target = await symlinkTarget(root, dir, at, requested, parts);
+        if ((code === 'ELOOP' || code === 'ENOTDIR') && lstatUnlessMissing(at)?.isSymbolicLink()) {
+          const target = symlinkTarget(root, dir, at, requested, parts);
           return target === parts ? parts : [...target, ...rest];
         }
         if (code === 'ENOENT' && !last && intent === 'write' && created++ < parts.length) {
-          await mkdir(at).catch((mkdirErr: NodeJS.ErrnoException) => {
-            if (mkdirErr.code !== 'EEXIST') throw mkdirErr;
-          });
+          try {
+            mkdirSync(at);
+          } catch (mkdirErr) {
+            if ((mkdirErr as NodeJS.ErrnoException).code !== 'EEXIST') throw mkdirErr;
+          }
           i -= 1; // open what now stands there, checked like the rest
           continue;
         }
         throw err;
       }
       if (last) {
-        if (intent === 'read') return { file: next };
+        if (intent === 'read') return { file: new WorkspaceFile(next) };
         kept = dir;
-        return { file: next, parent: { handle: dir, name: parts[i]! } };
+        return { file: new WorkspaceFile(next), parent: { handle: new WorkspaceFile(dir), name: parts[i]! } };
       }
       const parent = dir;
       dir = next;
-      await parent.close();
+      closeSync(parent);
     }
     throw new Error('unreachable: the last part returns');
   } finally {
-    if (dir !== kept) await dir.close();
+    if (dir !== kept) closeSync(dir);
   }
 }
 
@@ -167,24 +174,28 @@ async function walk(root: string, parts: string[], intent: OpenIntent, requested
  * The symlink's target, resolved against the real directory holding it, as parts below the root
  * (`retry` itself when the link vanished meanwhile: the walk starts over).
  */
-async function symlinkTarget(root: string, dir: FileHandle, at: string, requested: string, retry: string[]): Promise<string[]> {
+function symlinkTarget(root: string, dir: number, at: string, requested: string, retry: string[]): string[] {
   let target: string;
   try {
-    target = await readlink(at);
+    target = readlinkSync(at);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EINVAL' || (err as NodeJS.ErrnoException).code === 'ENOENT') return retry;
     throw err;
   }
-  const absolute = path.resolve(await readlink(`/proc/self/fd/${dir.fd}`), target);
+  const absolute = path.resolve(readlinkSync(`/proc/self/fd/${dir}`), target);
   if (!isInside(root, absolute)) {
     throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
   }
   return path.relative(root, absolute).split(path.sep).filter((part) => part !== '');
 }
 
-function ignoreMissing(err: NodeJS.ErrnoException): undefined {
-  if (err.code === 'ENOENT') return undefined;
-  throw err;
+function lstatUnlessMissing(at: string): Stats | undefined {
+  try {
+    return lstatSync(at);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
 }
 
 let procChecked = false;
