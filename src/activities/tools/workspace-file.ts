@@ -1,6 +1,7 @@
-import { closeSync, fchmodSync, fchownSync, fstatSync, ftruncate, read, readSync, write, writeSync, type Stats } from 'node:fs';
+import { close, fchmodSync, fchownSync, fstatSync, ftruncate, read, readSync, write, writeSync, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 
+const closeFd = promisify(close);
 const readAt = promisify(read);
 const writeAt = promisify(write);
 const truncateTo = promisify(ftruncate);
@@ -10,10 +11,12 @@ const SYNC_IO_BYTES = 64 * 1024;
 
 /**
  * A descriptor the file tools' safe open opened and checked (a regular file, or a folder kept for
- * a rename). Its metadata calls (`fstat`, `fchmod`, `fchown`, `close`) and reads and writes of up to
- * 64 KiB are synchronous: each takes microseconds, where a round trip through libuv's thread pool
- * is about 0.3 ms on a 2-core virtual machine. Larger reads and writes go through the thread pool,
- * so no file's content holds the event loop for long.
+ * a rename). Its metadata calls (`fstat`, `fchmod`, `fchown`) and reads and writes of up to 64 KiB
+ * are synchronous: each takes microseconds, where a round trip through libuv's thread pool is about
+ * 0.3 ms on a 2-core virtual machine. Larger reads and writes go through the thread pool, so no
+ * file's content holds the event loop for long, and so does `close`: the last close of a file that
+ * was replaced or deleted meanwhile frees its blocks (6 ms for 10 MB here, 33 ms for 100 MB), and a
+ * model can make a file it asks to read that big and delete it.
  */
 export class WorkspaceFile {
   private closed = false;
@@ -52,6 +55,6 @@ export class WorkspaceFile {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    await closeFd(this.fd);
   }
 }
