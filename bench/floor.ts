@@ -49,7 +49,7 @@ export async function floor(ctx: BenchContext): Promise<Block> {
   const running = Promise.all([worker.run(), workingWorker.run()]);
   const product = await ctx.worker(server, `${taskQueue}-agent-run`);
   const workspace = makeWorkspace(iterations, 200);
-  const floorRun = (v: { taskQueue: string; local: boolean }, r: number) => async () => {
+  const floorRun = async (v: { taskQueue: string; local: boolean }, r: number) => {
     ticks = [];
     await server.client.workflow.execute('floorLoop', { taskQueue: v.taskQueue, workflowId: `floor-${r}-${v.taskQueue}-${v.local}-${Date.now()}`, args: [iterations, v.local] });
     return ticks.slice(1).map((t, i) => t - ticks[i]!);
@@ -63,14 +63,14 @@ export async function floor(ctx: BenchContext): Promise<Block> {
     { name: 'an activity, then a local activity (an `agentRun` iteration with `read_file`)', run: (r: number) => floorRun({ taskQueue, local: true }, r), latencies: [] as number[] },
     { name: 'an activity only (one workflow task per iteration)', run: (r: number) => floorRun({ taskQueue, local: false }, r), latencies: [] as number[] },
     { name: 'the first row doing the work: the activity asks the scripted model, the local activity reads the file', run: (r: number) => floorRun({ taskQueue: `${taskQueue}-work`, local: true }, r), latencies: [] as number[] },
-    { name: '`agentRun`, `stream: false`: a model call, then `read_file` of a 200-character file', run: () => agentRun, latencies: [] as number[] },
+    { name: '`agentRun`, `stream: false`: a model call, then `read_file` of a 200-character file', run: () => agentRun(), latencies: [] as number[] },
   ];
   const plain: number[] = [];
   try {
     ctx.log(`floor: ${RUNS} × ${variants.length} runs of ${iterations} iterations, after one warm-up run each`);
-    for (const v of variants) await v.run(-1)();
+    for (const v of variants) await v.run(-1);
     for (let r = 0; r < RUNS; r++) {
-      for (const v of variants) v.latencies.push(...(await v.run(r)()));
+      for (const v of variants) v.latencies.push(...(await v.run(r)));
       ticks = [];
       for (let i = 0; i < iterations; i++) {
         await activities.tick();

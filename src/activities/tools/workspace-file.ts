@@ -13,10 +13,10 @@ const SYNC_IO_BYTES = 64 * 1024;
  * A descriptor the file tools' safe open opened and checked (a regular file, or a folder kept for
  * a rename). Its metadata calls (`fstat`, `fchmod`, `fchown`) and reads and writes of up to 64 KiB
  * are synchronous: each takes microseconds, where a round trip through libuv's thread pool is about
- * 0.3 ms on a 2-core virtual machine. Larger reads and writes go through the thread pool, so no
- * file's content holds the event loop for long, and so does `close`: the last close of a file that
- * was replaced or deleted meanwhile frees its blocks (6 ms for 10 MB here, 33 ms for 100 MB), and a
- * model can make a file it asks to read that big and delete it.
+ * 0.3 ms on a 2-core virtual machine. Larger reads and writes, and `close`, go through the thread
+ * pool, so that no file holds the event loop for long: the last close of a file that was replaced
+ * or deleted meanwhile frees its blocks (6 ms for 10 MB here, 33 ms for 100 MB), and a model can
+ * make a file it asks to read that big and delete it.
  */
 export class WorkspaceFile {
   private closed = false;
