@@ -130,7 +130,7 @@ function walk(root: string, parts: string[], intent: OpenIntent, requested: stri
       const last = i === parts.length - 1;
       const rest = parts.slice(i + 1);
       if (last) {
-        const found = lstatUnlessMissing(at);
+        const found = lstatSync(at, { throwIfNoEntry: false });
         if (found?.isSymbolicLink()) return symlinkTarget(root, dir, at, requested, parts);
         // Not even opened: opening a device can have effects of its own.
         if (found && !found.isFile() && !found.isDirectory()) throw notARegularFile(requested, fileKind(found));
@@ -140,7 +140,7 @@ function walk(root: string, parts: string[], intent: OpenIntent, requested: stri
         next = openSync(at, last ? FLAGS[intent] : DIRECTORY, 0o666);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if ((code === 'ELOOP' || code === 'ENOTDIR') && lstatUnlessMissing(at)?.isSymbolicLink()) {
+        if ((code === 'ELOOP' || code === 'ENOTDIR') && lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) {
           const target = symlinkTarget(root, dir, at, requested, parts);
           return target === parts ? parts : [...target, ...rest];
         }
@@ -187,15 +187,6 @@ function symlinkTarget(root: string, dir: number, at: string, requested: string,
     throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
   }
   return path.relative(root, absolute).split(path.sep).filter((part) => part !== '');
-}
-
-function lstatUnlessMissing(at: string): Stats | undefined {
-  try {
-    return lstatSync(at);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
 }
 
 let procChecked = false;
