@@ -42,7 +42,7 @@ export function run(cmd: string, args: string[], cwd: string, env: NodeJS.Proces
 
 /** A new user's environment: PATH and the locale kept, nothing of ours (no TEMPORAL_CLI, no BAREAGENT_*). */
 export function userEnv(home: string, npmCache: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'PYENV_ROOT', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'no_proxy'];
+  const keep = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'PYENV_ROOT', 'NODE_EXTRA_CA_CERTS', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'no_proxy'];
   const env: NodeJS.ProcessEnv = { HOME: home, NO_COLOR: '1', CI: '1', npm_config_cache: npmCache, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
   for (const name of keep) if (process.env[name]) env[name] = process.env[name];
   return { ...env, ...extra };
