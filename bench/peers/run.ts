@@ -61,7 +61,9 @@ class OpenCounter {
     });
   }
   static async start(dir: string): Promise<OpenCounter> {
-    const counter = new OpenCounter(spawn('python3', [path.join(HERE, 'opens.py'), dir], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const child = spawn('python3', [path.join(HERE, 'opens.py'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    process.once('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+    const counter = new OpenCounter(child);
     if ((await counter.next()) !== 'ready') throw new Error('opens.py did not start');
     return counter;
   }
@@ -105,12 +107,13 @@ function spawnPeer(peer: PeerSpec, env: Record<string, string>): Child {
     while ((at = out.indexOf('\n')) >= 0) {
       const line = out.slice(0, at);
       out = out.slice(at + 1);
-      const m = /^PEER (DONE|BYTES) (\S+) (\S+)(?: (.*))?$/.exec(line);
-      if (m?.[1] === 'DONE') done.set(m[2] as string, JSON.parse(m[3] as string) as string);
-      else if (m?.[1] === 'BYTES') bytes.set(m[2] as string, { bytes: Number(m[3]), how: JSON.parse(m[4] ?? '""') as string });
+      const doneLine = /^PEER DONE (\S+) (.*)$/.exec(line);
+      const bytesLine = /^PEER BYTES (\S+) (\S+) (.*)$/.exec(line);
+      if (doneLine) done.set(doneLine[1] as string, JSON.parse(doneLine[2] as string) as string);
+      else if (bytesLine) bytes.set(bytesLine[1] as string, { bytes: Number(bytesLine[2]), how: JSON.parse(bytesLine[3] as string) as string });
     }
   });
-  child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-6000)));
+  child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-30000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ? -1 : code)));
   return { process: child, done, bytes, exited, stderr: () => err };
 }
@@ -128,7 +131,13 @@ async function waitExit(child: Child, timeoutMs: number): Promise<number | null>
   return result;
 }
 
-const errorLine = (child: Child, code: number | null) => `exit ${code}: ${child.stderr().trim().split('\n').filter(Boolean).slice(-12).join(' | ').slice(-1500)}`;
+/** The error lines of a child's stderr (a Rust backtrace is noise), else its last lines. */
+function errorLine(child: Child, code: number | null): string {
+  if (process.env.PEERS_STDERR_DIR) writeFileSync(path.join(process.env.PEERS_STDERR_DIR, `${child.process.pid}.log`), child.stderr());
+  const lines = child.stderr().trim().split('\n').filter(Boolean);
+  const errors = lines.filter((line) => /error|exception|cannot|failed|not /i.test(line) && !/^\s+(\d+:|at )/.test(line));
+  return `exit ${code}: ${(errors.length ? errors.slice(0, 6) : lines.slice(-8)).join(' | ').slice(0, 1500)}`;
+}
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));

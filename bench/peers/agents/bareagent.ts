@@ -6,14 +6,20 @@
  * on the next worker from that history.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { createBareAgentWorker } from '../../../src/worker/create-worker';
 import type { AgentRunInput } from '../../../src/common/input';
 import type { AgentRunResult } from '../../../src/common/wire';
 import { PROMPT, TURNS, peerEnv, runAll } from '../task';
 
 const TASK_QUEUE = 'peers-bareagent';
+
+// The root's own @temporalio packages, the ones createBareAgentWorker uses: bench/peers has its
+// own copies (for the Temporal plugins), and two native runtimes in one process do not mix.
+const rootRequire = createRequire(path.resolve(__dirname, '../../../package.json'));
+const { Client, Connection } = rootRequire('@temporalio/client') as typeof import('@temporalio/client');
+const { NativeConnection } = rootRequire('@temporalio/worker') as typeof import('@temporalio/worker');
 
 async function main(): Promise<void> {
   const env = peerEnv();

@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     workflowsPath: path.join(__dirname, '../workflows/openai-agents.ts'),
     activities: { read_file: readFileActivity },
     plugins: [plugin],
+    // The agents SDK imports a module dynamically: webpack makes it a chunk loaded through `self`
+    // and an automatic publicPath, neither of which the workflow sandbox has. One bundle instead.
+    bundlerOptions: { webpackConfigHook: (config) => ({ ...config, output: { ...config.output, publicPath: '', asyncChunks: false } }) },
   });
   const running = worker.run();
   await runAll(

@@ -5,6 +5,7 @@
  * after a kill, the endpoint comes back on the same port, restate-server retries the invocation
  * and replays its journal, and sending the same request again attaches to it.
  */
+import http2 from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
 import { durableCalls } from '@restatedev/vercel-ai-middleware';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -41,7 +42,9 @@ const agent = restate.service({
 
 async function main(): Promise<void> {
   const endpoint = `http://127.0.0.1:${env.restateEndpointPort}`;
-  await restate.serve({ services: [agent], port: env.restateEndpointPort, hostname: '127.0.0.1' } as Parameters<typeof restate.serve>[0]);
+  // restate.serve listens on every interface: the same handler on an HTTP/2 server on loopback.
+  const server = http2.createServer(restate.createEndpointHandler({ services: [agent] }));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(env.restateEndpointPort, '127.0.0.1', resolve));
   const registered = await fetch(`${env.restateAdmin}/deployments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
