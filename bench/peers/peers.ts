@@ -1,5 +1,4 @@
 /** The peers: what each runs on, where it keeps its durable state, and what it promises. */
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PeerServer } from './servers';
 
@@ -16,19 +15,8 @@ export interface PeerSpec {
   /** The working directory of its child process (BareAgent runs from the repository root). */
   cwd?: string;
   env?: () => Record<string, string>;
-  /** Bytes on disk of its store, when the child cannot count what it persisted. */
-  diskBytes?: (servers: Map<string, PeerServer>) => number;
-  diskHow?: string;
-}
-
-export function duBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += duBytes(full);
-    else if (entry.isFile()) total += statSync(full).blocks * 512;
-  }
-  return total;
+  /** Bytes its store holds for the run, read at the run's last model request (before it can drop them). */
+  bytesAtEnd?: (runId: string, servers: Map<string, PeerServer>) => Promise<{ bytes: number; how: string }>;
 }
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -66,8 +54,8 @@ export const PEERS: PeerSpec[] = [
     servers: ['restate'],
     store: 'restate-server (its log and RocksDB)',
     external: true,
-    diskBytes: (servers) => { const s = servers.get('restate'); return s ? duBytes(s.dataDir) : NaN; },
-    diskHow: "growth of restate-server's data directory on disk",
+    // Restate drops an invocation's journal when it completes: read it at the last model request.
+    bytesAtEnd: async (runId, servers) => restateJournalBytes(runId, servers.get('restate')?.env.PEER_RESTATE_ADMIN ?? ''),
   },
   {
     id: 'dbos',
@@ -102,3 +90,12 @@ export const PEERS: PeerSpec[] = [
     external: true,
   },
 ];
+
+/** The journal of the run's invocation (its idempotency key is the run id), from restate-server's SQL introspection. */
+async function restateJournalBytes(runId: string, admin: string): Promise<{ bytes: number; how: string }> {
+  const query = `SELECT SUM(octet_length(encode(j.raw, 'hex'))) / 2 AS bytes, COUNT(*) AS entries FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.idempotency_key = '${runId.replace(/'/g, "''")}'`;
+  const res = await fetch(`${admin}/query`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query }) });
+  if (!res.ok) throw new Error(`restate /query: ${res.status} ${await res.text()}`);
+  const { rows } = (await res.json()) as { rows: Array<{ bytes: number | null; entries: number }> };
+  return { bytes: Number(rows[0]?.bytes ?? NaN), how: `the invocation's journal entries (sys_journal raw bytes, ${rows[0]?.entries ?? '?'} entries at the last model request)` };
+}

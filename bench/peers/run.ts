@@ -23,7 +23,7 @@ import { FILE_BYTES, KILL_AT_TURN, TURNS, fileName } from './task';
 import { renderReport, type KillResult, type PeerResult, type RunFigures } from './report';
 
 const HERE = __dirname;
-const RUN_TIMEOUT_MS = 240_000;
+const RUN_TIMEOUT_MS = Number(process.env.PEERS_RUN_TIMEOUT_MS ?? 240_000);
 
 interface Options { rounds: number; peers: string[]; out: string; kill: boolean }
 
@@ -126,7 +126,7 @@ async function waitExit(child: Child, timeoutMs: number): Promise<number | null>
   if (result === 'timeout') {
     if (child.process.pid && child.process.exitCode === null) process.kill(child.process.pid, 'SIGKILL');
     await child.exited;
-    throw new Error(`timed out after ${timeoutMs / 1000} s; stderr: ${child.stderr().trim().slice(-1500)}`);
+    throw new Error(`timed out after ${timeoutMs / 1000} s; ${errorLine(child, null)}`);
   }
   return result;
 }
@@ -187,16 +187,20 @@ async function main(): Promise<void> {
         const warm = `${runId}-warm`;
         let cpu0 = 0;
         let figures: Partial<RunFigures> = {};
+        let atEnd: Promise<{ bytes: number; how: string }> | undefined;
         let child: Child | undefined;
         model.onRequest = (id, request) => {
           if (id !== runId || !child) return 'answer';
           const roots = rootsOf(peer, child);
           if (request.turn === 0) cpu0 = treeCpuMs(roots);
-          if (request.turn === TURNS) figures = { cpuMs: treeCpuMs(roots) - cpu0, rss: treeRss(roots) };
+          if (request.turn === TURNS) {
+            figures = { cpuMs: treeCpuMs(roots) - cpu0, rss: treeRss(roots) };
+            atEnd = peer.bytesAtEnd?.(runId, servers);
+            return atEnd ? atEnd.then(() => 'answer' as const, () => 'answer' as const) : 'answer';
+          }
           return 'answer';
         };
         log(`round ${round + 1}: ${peer.id}`);
-        const diskBefore = peer.diskBytes?.(servers) ?? 0;
         const opensBefore = await opens.snapshot();
         child = spawnPeer(peer, envOf(peer, [warm, runId], 'start'));
         try {
@@ -206,8 +210,7 @@ async function main(): Promise<void> {
           const times = model.requests(runId).map((r) => r.at);
           const turns = times.slice(1).map((t, i) => t - (times[i] as number));
           const measuredOpens = Object.keys(opensAfter).reduce((sum, f) => sum + (opensAfter[f] ?? 0) - (opensBefore[f] ?? 0), 0);
-          const reported = child.bytes.get(runId);
-          const disk = peer.diskBytes ? { bytes: (peer.diskBytes(servers) ?? 0) - diskBefore, how: peer.diskHow ?? 'bytes on disk' } : undefined;
+          const reported = child.bytes.get(runId) ?? (atEnd ? await atEnd.catch((err: Error) => ({ bytes: NaN, how: err.message })) : undefined);
           result.runs.push({
             turns,
             cpuMs: figures.cpuMs ?? NaN,
@@ -215,7 +218,7 @@ async function main(): Promise<void> {
             // the warm-up run opened the files too: half of the opens are the measured run's
             opensPerTool: measuredOpens / 2 / TURNS,
             requests: model.requests(runId).length,
-            bytes: reported ?? disk,
+            bytes: reported,
             answer: child.done.get(runId) ?? '',
           });
         } catch (err) {

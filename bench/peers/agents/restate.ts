@@ -13,6 +13,14 @@ import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { z } from 'zod';
 import { PROMPT, SYSTEM, TOOL_DESCRIPTION, TURNS, peerEnv, readWorkspaceFile, runAll } from '../task';
 
+// The SDK uses Promise.withResolvers, which Node.js has from 22 on; this machine has Node 20.
+(Promise as unknown as { withResolvers?: unknown }).withResolvers ??= function withResolvers<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+};
+
 const env = peerEnv();
 const provider = createOpenAICompatible({ name: 'scripted', baseURL: env.modelUrl, apiKey: 'scripted' });
 
