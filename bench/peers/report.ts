@@ -105,7 +105,7 @@ export function renderReport(input: { results: PeerResult[]; loadBefore: string;
       'A turn is the time between two model requests of the run (model answer, tool call, the framework and its persistence). CPU is that of the peer process and of every server process it uses (from /proc, all their threads and children), from the first model request to the last, per turn; RSS is theirs at the last request. ' +
       `Then each peer runs once more and its process is SIGKILLed when the model request of turn ${KILL_AT_TURN + 1} arrives (${KILL_AT_TURN} turns done), and started again: the model server counts the model calls made again for turns already answered, inotify counts the opens of the files already read (the tool calls done again, whatever process runs them); "resume" is from the restart to the first model request.`,
     '',
-    '| peer | durable store | turn p50 | turn p95 | CPU per turn | RSS | bytes persisted per turn | runs | kill at turn 10: resumed | model calls redone | tool calls redone | restart → next model request |',
+    '| peer | durable store | turn p50 | turn p95 | CPU per turn | RSS | bytes persisted per turn | runs | kill at turn 10: finished after restart | model calls redone | tool calls redone | restart → next model request |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
     '',
