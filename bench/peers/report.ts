@@ -10,6 +10,8 @@ export interface RunFigures {
   turns: number[];
   /** CPU ms of the peer's process and its servers from the first model request to the last. */
   cpuMs: number;
+  /** The part of it in the peer's own process (the rest is its servers'). */
+  ownCpuMs: number;
   /** RSS of the same processes at the last model request. */
   rss: number;
   opensPerTool: number;
@@ -78,7 +80,7 @@ export function renderReport(input: { results: PeerResult[]; loadBefore: string;
       r.peer.store,
       ms(percentile(turns, 50)),
       ms(percentile(turns, 95)),
-      ms(median(r.runs.map((run) => run.cpuMs / TURNS))),
+      `${ms(median(r.runs.map((run) => run.cpuMs / TURNS)))} (${ms(median(r.runs.map((run) => run.ownCpuMs / TURNS)))})`,
       mib(median(r.runs.map((run) => run.rss))),
       bytes.length ? kib(median(bytes) / TURNS) : '–',
       `${r.runs.length}`,
@@ -105,7 +107,7 @@ export function renderReport(input: { results: PeerResult[]; loadBefore: string;
       'A turn is the time between two model requests of the run (model answer, tool call, the framework and its persistence). CPU is that of the peer process and of every server process it uses (from /proc, all their threads and children), from the first model request to the last, per turn; RSS is theirs at the last request. ' +
       `Then each peer runs once more and its process is SIGKILLed when the model request of turn ${KILL_AT_TURN + 1} arrives (${KILL_AT_TURN} turns done), and started again: the model server counts the model calls made again for turns already answered, inotify counts the opens of the files already read (the tool calls done again, whatever process runs them); "resume" is from the restart to the first model request.`,
     '',
-    '| peer | durable store | turn p50 | turn p95 | CPU per turn | RSS | bytes persisted per turn | runs | kill at turn 10: finished after restart | model calls redone | tool calls redone | restart → next model request |',
+    '| peer | durable store | turn p50 | turn p95 | CPU per turn (of it, the peer process) | RSS | bytes persisted per turn | runs | kill at turn 10: finished after restart | model calls redone | tool calls redone | restart → next model request |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
     '',

@@ -11,7 +11,7 @@
  * (model.ts) times the turns and counts model calls; inotify (opens.py) counts tool executions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -186,15 +186,17 @@ async function main(): Promise<void> {
         const runId = `${peer.id}-r${round}-${Date.now().toString(36)}`;
         const warm = `${runId}-warm`;
         let cpu0 = 0;
+        let ownCpu0 = 0;
         let figures: Partial<RunFigures> = {};
         let atEnd: Promise<{ bytes: number; how: string }> | undefined;
         let child: Child | undefined;
         model.onRequest = (id, request) => {
           if (id !== runId || !child) return 'answer';
           const roots = rootsOf(peer, child);
-          if (request.turn === 0) cpu0 = treeCpuMs(roots);
+          const own = [child.process.pid ?? -1];
+          if (request.turn === 0) [cpu0, ownCpu0] = [treeCpuMs(roots), treeCpuMs(own)];
           if (request.turn === TURNS) {
-            figures = { cpuMs: treeCpuMs(roots) - cpu0, rss: treeRss(roots) };
+            figures = { cpuMs: treeCpuMs(roots) - cpu0, ownCpuMs: treeCpuMs(own) - ownCpu0, rss: treeRss(roots) };
             atEnd = peer.bytesAtEnd?.(runId, servers);
             return atEnd ? atEnd.then(() => 'answer' as const, () => 'answer' as const) : 'answer';
           }
@@ -214,6 +216,7 @@ async function main(): Promise<void> {
           result.runs.push({
             turns,
             cpuMs: figures.cpuMs ?? NaN,
+            ownCpuMs: figures.ownCpuMs ?? NaN,
             rss: figures.rss ?? NaN,
             // the warm-up run opened the files too: half of the opens are the measured run's
             opensPerTool: measuredOpens / 2 / TURNS,

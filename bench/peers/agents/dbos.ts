@@ -17,7 +17,7 @@ const provider = createOpenAICompatible({ name: 'scripted', baseURL: env.modelUr
 
 const durableModelCalls: LanguageModelMiddleware = {
   specificationVersion: 'v4',
-  wrapGenerate: async ({ doGenerate }) => DBOS.runStep(() => doGenerate(), { name: 'model call' }),
+  wrapGenerate: async ({ doGenerate }) => DBOS.runStep(async () => doGenerate(), { name: 'model call' }),
 } as LanguageModelMiddleware;
 
 const agent = DBOS.registerWorkflow(
