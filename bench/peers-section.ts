@@ -4,7 +4,7 @@
  * with bench/peers' dependencies, and returns its markdown block.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchContext } from './context';
@@ -26,6 +26,10 @@ export async function peers(ctx: BenchContext): Promise<Block> {
     });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`bench/peers/run.ts exited ${code}`);
+    // The figures behind the table (every turn, the kill test's requests per turn) outlive the run.
+    const figures = path.join(os.tmpdir(), 'bareagent-bench-peers.json');
+    copyFileSync(out.replace(/\.md$/, '.json'), figures);
+    ctx.log(`peers: the figures behind the table are in ${figures}`);
     return { id: 'peers', markdown: readFileSync(out, 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
