@@ -41,13 +41,15 @@ const agent = DBOS.registerWorkflow(
   { name: 'agent' },
 );
 
-async function bytesOf(runId: string): Promise<number> {
+async function bytesOf(runId: string): Promise<{ bytes: number; stored: number }> {
   const pg = new Client({ connectionString: env.postgresUrl });
   await pg.connect();
   try {
-    const outputs = await pg.query('SELECT COALESCE(SUM(pg_column_size(o.*)), 0) AS n FROM dbos.operation_outputs o WHERE workflow_uuid = $1', [runId]);
-    const status = await pg.query('SELECT COALESCE(SUM(pg_column_size(s.*)), 0) AS n FROM dbos.workflow_status s WHERE workflow_uuid = $1', [runId]);
-    return Number(outputs.rows[0].n) + Number(status.rows[0].n);
+    // octet_length: the text as written, before PostgreSQL's own compression of large values (TOAST),
+    // as the other peers' figures are; pg_column_size would give what is on disk after it.
+    const outputs = await pg.query('SELECT COALESCE(SUM(COALESCE(octet_length(output), 0) + COALESCE(octet_length(error), 0) + octet_length(function_name)), 0) AS n, COALESCE(SUM(COALESCE(pg_column_size(output), 0)), 0) AS stored FROM dbos.operation_outputs WHERE workflow_uuid = $1', [runId]);
+    const status = await pg.query('SELECT COALESCE(SUM(COALESCE(octet_length(inputs), 0) + COALESCE(octet_length(output), 0)), 0) AS n FROM dbos.workflow_status WHERE workflow_uuid = $1', [runId]);
+    return { bytes: Number(outputs.rows[0].n) + Number(status.rows[0].n), stored: Number(outputs.rows[0].stored) };
   } finally {
     await pg.end();
   }
@@ -61,7 +63,8 @@ async function main(): Promise<void> {
     async (env, runId) => {
       const handle = env.mode === 'resume' ? DBOS.retrieveWorkflow<string>(runId) : await DBOS.startWorkflow(agent, { workflowID: runId })(runId, PROMPT);
       const answer = await handle.getResult();
-      return { answer, bytes: [await bytesOf(runId), 'rows of the workflow in dbos.workflow_status and dbos.operation_outputs (pg_column_size)'] };
+      const { bytes, stored } = await bytesOf(runId);
+      return { answer, bytes: [bytes, `the workflow's inputs and step outputs in dbos.workflow_status and dbos.operation_outputs as written (${Math.round(stored / 1024)} KiB of step outputs on disk after TOAST compression)`] };
     },
     () => DBOS.shutdown(),
   );
