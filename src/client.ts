@@ -25,6 +25,7 @@ import { registerSchedule } from './cli/commands/schedule';
 import { serverCommand, serverStopCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
+import { mcpCommand } from './mcp-server/mcp-command';
 import { EXIT } from './runs/run-outcome';
 import { UsageError } from './runs/usage-error';
 import { packageVersion } from './connection/package-version';
@@ -218,6 +219,20 @@ Examples:
   registerCodecServer(program, set);
   registerUi(program, set);
   registerDoctor(program, set);
+  program
+    .command('mcp')
+    .description('serve MCP on stdio: tools that start, follow, answer and collect durable runs (for other agents)')
+    .addHelpText(
+      'after',
+      `
+Needs a server on TEMPORAL_ADDRESS and a worker (bareagent worker). Tools: start_run, run_events,
+answer_permission, send_message, run_result. The runs go on when the client or this server ends.
+
+Examples:
+  TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent mcp
+  an MCP client's configuration: { "mcpServers": { "bareagent": { "command": "bareagent", "args": ["mcp"] } } }`,
+    )
+    .action(() => set(mcpCommand()));
 
   await program.parseAsync(argv);
   return code;

@@ -1,0 +1,81 @@
+import type { Client } from '@temporalio/client';
+import { eventsQuery, statusQuery } from '../common/contract';
+import type { RunEvent } from '../common/events';
+import type { RunStatus } from '../common/wire';
+import { inputDigest } from '../loop/input-digest';
+import { queryRunMany } from './query-run';
+
+/** A question as a client of another protocol answers it: the run's own request id and the digest of what it asks. */
+export interface OpenQuestion {
+  requestId: string;
+  /** Set when a subagent asks: its answer goes to that workflow. */
+  workflowId?: string;
+  tool: string;
+  input: unknown;
+  deadline: string;
+  inputDigest: string;
+}
+
+export interface RunSnapshot {
+  /** The workflow's own status: RUNNING, COMPLETED, FAILED, CANCELED, TERMINATED, TIMED_OUT, CONTINUED_AS_NEW. */
+  workflowStatus: string;
+  status: RunStatus;
+  questions: OpenQuestion[];
+  events: Array<{ offset: number } & RunEvent>;
+  /** Where the next read starts: the offset after the last event returned. */
+  nextOffset: number;
+  /** More events wait after `nextOffset`. */
+  more: boolean;
+}
+
+/**
+ * A run's status, its open questions and up to `limit` events from `fromOffset`, open or closed,
+ * in one read (one replay when no live worker answers).
+ */
+export async function runSnapshot(client: Client, workflowId: string, fromOffset: number, limit: number): Promise<RunSnapshot> {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  const open = description.status.name === 'RUNNING';
+  const [status, events] = (
+    open
+      ? await client
+          .withDeadline(Date.now() + OPEN_RUN_QUERY_MS, () => Promise.all([handle.query(statusQuery), handle.query(eventsQuery, fromOffset)]))
+          .catch(() => readAnyway(client, workflowId, fromOffset))
+      : await readAnyway(client, workflowId, fromOffset)
+  ) as [RunStatus, Array<{ offset: number; event: RunEvent }>];
+  const page = events.filter((item) => item.offset >= fromOffset).slice(0, limit);
+  const last = page.at(-1);
+  return {
+    workflowStatus: description.status.name,
+    status,
+    questions: openQuestions(status),
+    events: page.map((item) => ({ offset: item.offset, ...item.event })),
+    nextOffset: last ? last.offset + 1 : fromOffset,
+    more: events.length > page.length,
+  };
+}
+
+/**
+ * An open run's worker answers within its current workflow task: at a run's start that task holds
+ * the run-start reads, seconds on a busy machine. queryRun gives a live worker one second before
+ * it replays the history here, which costs far more the first time (the worker SDK loads).
+ */
+const OPEN_RUN_QUERY_MS = 10_000;
+
+function readAnyway(client: Client, workflowId: string, fromOffset: number): Promise<unknown[]> {
+  return queryRunMany(client, workflowId, [
+    { name: statusQuery.name, args: [] },
+    { name: eventsQuery.name, args: [fromOffset] },
+  ]);
+}
+
+export function openQuestions(status: RunStatus): OpenQuestion[] {
+  return status.pendingPermissions.map((p) => ({
+    requestId: p.requestId,
+    ...(p.workflowId ? { workflowId: p.workflowId } : {}),
+    tool: p.tool,
+    input: p.input,
+    deadline: p.deadline,
+    inputDigest: inputDigest(p.tool, p.input),
+  }));
+}
