@@ -26,6 +26,7 @@ import { serverCommand, serverStopCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
 import { mcpCommand } from './mcp-server/mcp-command';
+import { acpCommand } from './acp/acp-command';
 import { EXIT } from './runs/run-outcome';
 import { UsageError } from './runs/usage-error';
 import { packageVersion } from './connection/package-version';
@@ -233,6 +234,22 @@ Examples:
   an MCP client's configuration: { "mcpServers": { "bareagent": { "command": "bareagent", "args": ["mcp"] } } }`,
     )
     .action(() => set(mcpCommand()));
+  program
+    .command('acp')
+    .option('-m, --model <name>', "model of every session's run (default: BAREAGENT_MODEL on the worker)")
+    .addOption(new Option('--mode <mode>', "permission mode of every session's run").choices(['default', 'auto', 'plan', 'bypass']))
+    .description('serve the Agent Client Protocol on stdio: editors (Zed, JetBrains, Neovim) drive durable runs, a session per run')
+    .addHelpText(
+      'after',
+      `
+Needs a server on TEMPORAL_ADDRESS and a worker (bareagent worker). A session's id is its run's
+workflow id: the run goes on when the editor closes, and session/load picks it up again.
+
+Examples:
+  TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent acp
+  Zed's settings.json: { "agent_servers": { "BareAgent": { "command": "bareagent", "args": ["acp"] } } }`,
+    )
+    .action((flags: { model?: string; mode?: string }) => set(acpCommand(flags)));
 
   await program.parseAsync(argv);
   return code;

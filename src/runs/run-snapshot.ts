@@ -1,9 +1,10 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { eventsQuery, statusQuery } from '../common/contract';
 import type { RunEvent } from '../common/events';
 import type { RunStatus } from '../common/wire';
 import { inputDigest } from '../loop/input-digest';
 import { queryRunMany } from './query-run';
+import type { ReplayQuery } from './replay-reader';
 
 /** A question as a client of another protocol answers it: the run's own request id and the digest of what it asks. */
 export interface OpenQuestion {
@@ -33,16 +34,11 @@ export interface RunSnapshot {
  * in one read (one replay when no live worker answers).
  */
 export async function runSnapshot(client: Client, workflowId: string, fromOffset: number, limit: number): Promise<RunSnapshot> {
-  const handle = client.workflow.getHandle(workflowId);
-  const description = await handle.describe();
-  const open = description.status.name === 'RUNNING';
-  const [status, events] = (
-    open
-      ? await client
-          .withDeadline(Date.now() + OPEN_RUN_QUERY_MS, () => Promise.all([handle.query(statusQuery), handle.query(eventsQuery, fromOffset)]))
-          .catch(() => readAnyway(client, workflowId, fromOffset))
-      : await readAnyway(client, workflowId, fromOffset)
-  ) as [RunStatus, Array<{ offset: number; event: RunEvent }>];
+  const { description, answers } = await readRun(client, workflowId, [
+    { name: statusQuery.name, args: [] },
+    { name: eventsQuery.name, args: [fromOffset] },
+  ]);
+  const [status, events] = answers as [RunStatus, Array<{ offset: number; event: RunEvent }>];
   const page = events.filter((item) => item.offset >= fromOffset).slice(0, limit);
   const last = page.at(-1);
   return {
@@ -62,11 +58,17 @@ export async function runSnapshot(client: Client, workflowId: string, fromOffset
  */
 const OPEN_RUN_QUERY_MS = 10_000;
 
-function readAnyway(client: Client, workflowId: string, fromOffset: number): Promise<unknown[]> {
-  return queryRunMany(client, workflowId, [
-    { name: statusQuery.name, args: [] },
-    { name: eventsQuery.name, args: [fromOffset] },
-  ]);
+/** Queries of a run, open (its worker answers, else a replay) or closed (a replay), with its description. */
+export async function readRun(client: Client, workflowId: string, queries: ReplayQuery[]): Promise<{ description: WorkflowExecutionDescription; answers: unknown[] }> {
+  const handle = client.workflow.getHandle(workflowId);
+  const description = await handle.describe();
+  const answers =
+    description.status.name === 'RUNNING'
+      ? await client
+          .withDeadline(Date.now() + OPEN_RUN_QUERY_MS, () => Promise.all(queries.map((query) => handle.query(query.name, ...query.args))))
+          .catch(() => queryRunMany(client, workflowId, queries))
+      : await queryRunMany(client, workflowId, queries);
+  return { description, answers };
 }
 
 export function openQuestions(status: RunStatus): OpenQuestion[] {
