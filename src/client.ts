@@ -25,14 +25,18 @@ import { registerSchedule } from './cli/commands/schedule';
 import { serverCommand, serverStopCommand } from './cli/commands/server';
 import { statusCommand } from './cli/commands/status';
 import { registerUi } from './cli/commands/ui';
-import { mcpCommand } from './mcp-server/mcp-command';
-import { acpCommand } from './acp/acp-command';
 import { EXIT } from './runs/run-outcome';
 import { UsageError } from './runs/usage-error';
 import { packageVersion } from './connection/package-version';
 import { notFoundMessage } from './cli/not-found';
 import { LeftRunning } from './cli/left-running';
 import { workerModule } from './cli/load-on-use';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+/** The protocol servers load their SDKs (MCP's, ACP's) only when their command runs: every other command would pay for them. */
+const mcpModule = () => require('./mcp-server/mcp-command') as typeof import('./mcp-server/mcp-command');
+const acpModule = () => require('./acp/acp-command') as typeof import('./acp/acp-command');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -233,7 +237,7 @@ Examples:
   TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent mcp
   an MCP client's configuration: { "mcpServers": { "bareagent": { "command": "bareagent", "args": ["mcp"] } } }`,
     )
-    .action(() => set(mcpCommand()));
+    .action(() => set(mcpModule().mcpCommand()));
   program
     .command('acp')
     .option('-m, --model <name>', "model of every session's run (default: BAREAGENT_MODEL on the worker)")
@@ -249,7 +253,7 @@ Examples:
   TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent acp
   Zed's settings.json: { "agent_servers": { "BareAgent": { "command": "bareagent", "args": ["acp"] } } }`,
     )
-    .action((flags: { model?: string; mode?: string }) => set(acpCommand(flags)));
+    .action((flags: { model?: string; mode?: string }) => set(acpModule().acpCommand(flags)));
 
   await program.parseAsync(argv);
   return code;
