@@ -58,17 +58,27 @@ export async function runSnapshot(client: Client, workflowId: string, fromOffset
  */
 const OPEN_RUN_QUERY_MS = 10_000;
 
-/** Queries of a run, open (its worker answers, else a replay) or closed (a replay), with its description. */
+/** Queries of a run, open (its worker answers, in order, else a replay) or closed (a replay), with its description. */
 export async function readRun(client: Client, workflowId: string, queries: ReplayQuery[]): Promise<{ description: WorkflowExecutionDescription; answers: unknown[] }> {
   const handle = client.workflow.getHandle(workflowId);
   const description = await handle.describe();
   const answers =
     description.status.name === 'RUNNING'
       ? await client
-          .withDeadline(Date.now() + OPEN_RUN_QUERY_MS, () => Promise.all(queries.map((query) => handle.query(query.name, ...query.args))))
+          .withDeadline(Date.now() + OPEN_RUN_QUERY_MS, () => inOrder(queries, (query) => handle.query(query.name, ...query.args)))
           .catch(() => queryRunMany(client, workflowId, queries))
       : await queryRunMany(client, workflowId, queries);
   return { description, answers };
+}
+
+/**
+ * One query after the other, in the order given: a worker answers each at its own moment, and a
+ * later query sees at least what an earlier one saw (the status's questions are in the events read after it).
+ */
+async function inOrder(queries: ReplayQuery[], ask: (query: ReplayQuery) => Promise<unknown>): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const query of queries) answers.push(await ask(query));
+  return answers;
 }
 
 export function openQuestions(status: RunStatus): OpenQuestion[] {
