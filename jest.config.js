@@ -1,7 +1,12 @@
 /** Workflow tests share one real dev server per `npm test` run (see test/support/global-setup.ts). */
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest'],
+    // The ACP SDK ships ES modules only: its files become CommonJS for jest like ours.
+    '/node_modules/@agentclientprotocol/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@agentclientprotocol/)'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // The crash tests take minutes: `npm run test:chaos` (jest.chaos.config.js), called by .ci/run.
   // test/cluster/ needs the local cluster: `npm run test:cluster` (jest.cluster.config.js).
