@@ -2,7 +2,8 @@ import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, open
 import path from 'node:path';
 import { ToolError, WorkspaceEscapeError } from './tool-error';
 import { explainFsError, fileKind, HardLinkError, notARegularFile } from './fs-errors';
-import { isInside, resolveInWorkspace } from './workspace';
+import { refuseHiddenGuardedWrite } from './host-executed-write';
+import { isInside, realpathOfDeepestExisting, resolveInWorkspace } from './workspace';
 import { WorkspaceFile } from './workspace-file';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
@@ -54,6 +55,8 @@ export async function closeOpened(opened: OpenedFile): Promise<void> {
 export async function openInWorkspace(root: string, requested: string, intent: OpenIntent): Promise<OpenedFile> {
   const absolute = resolveInWorkspace(root, requested); // `~`, absolute and `..`, with their messages
   requireProcFd();
+  // Before anything is created; checked again on what was opened, for a link swapped meanwhile.
+  if (intent !== 'read') refuseHiddenGuardedWrite(root, requested, realpathOfDeepestExisting(absolute));
   let found: Found;
   try {
     found = openBeneath(root, path.relative(root, absolute), intent, requested);
@@ -62,6 +65,7 @@ export async function openInWorkspace(root: string, requested: string, intent: O
   }
   try {
     const opened = verifyOpened(root, found.file, requested, intent);
+    if (intent !== 'read') refuseHiddenGuardedWrite(root, requested, opened.realPath);
     return found.parent ? { ...opened, parent: found.parent } : opened;
   } catch (err) {
     await found.file.close();

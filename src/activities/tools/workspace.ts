@@ -51,7 +51,7 @@ export function isInside(root: string, candidate: string): boolean {
  * A dangling symlink counts as existing: a write through it creates its target, so its target
  * is followed (`ln -s /etc/cron.d/x ws/notes.txt` must not let write_file create /etc/cron.d/x).
  */
-function realpathOfDeepestExisting(target: string, linksFollowed = 0): string {
+export function realpathOfDeepestExisting(target: string, linksFollowed = 0): string {
   let current = target;
   const rest: string[] = [];
   for (;;) {
