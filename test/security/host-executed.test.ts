@@ -160,3 +160,22 @@ describe.each(MODES)('in %s mode', (mode) => {
     if (mode === 'bypass' && layout === 'dir') expect(ran).toEqual(expect.arrayContaining(['edit-config']));
   });
 });
+
+test('a run that sets sandbox.writableGit commits from inside the sandbox; the other host-run files stay read-only', async () => {
+  const w = world('dir');
+  const scenario = `host-exec-writable-${randomUUID()}`;
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'commit', name: 'bash', arguments: { command: "git -c user.email=a@a -c user.name=agent commit -q --allow-empty -m 'by the agent' && echo committed" } }] },
+    { toolCalls: [{ id: 'envrc', name: 'bash', arguments: { command: "echo 'export B=2' >> .envrc" } }] },
+    { text: 'Done.' },
+  ]);
+  const handle = await h.start({ prompt: 'commit', model: scenario, workspace: w.workspace, permissionMode: 'bypass', sandbox: { writableGit: true }, stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: w.workspace, encoding: 'utf8' }).trim()).toBe('by the agent');
+  const outputs = new Map<string, string>();
+  for (const message of await handle.query(messagesQuery)) {
+    if (message.role !== 'user' || !Array.isArray(message.content)) continue;
+    for (const block of message.content as ToolResultBlock[]) if (block.type === 'tool_result') outputs.set(block.tool_use_id, block.content);
+  }
+  expect(outputs.get('envrc')).toContain('Read-only file system');
+});

@@ -1,4 +1,5 @@
-import { isHostExecutedPath } from '../../src/loop/host-executed';
+import { bwrapArgs } from '../../src/sandbox/bwrap-args';
+import { isHostExecutedPath, nameWritableGit } from '../../src/loop/host-executed';
 import { guardSettingsFiles } from '../../src/loop/settings-files';
 import { checkPermission, createPolicy } from '../../src/loop/permissions';
 import type { PermissionMode } from '../../src/common/input';
@@ -28,4 +29,23 @@ test('a write or edit of one asks in default and auto, is denied in plan, runs i
   }
   expect(guard('default', 'edit_file', edit).reason).toContain("run by tools on the user's machine");
   expect(guard('default', 'read_file', { file_path: '.git/config' }).behavior).toBe('allow');
+});
+
+test('a run that lets commands write .git says so at every command question, and only there', () => {
+  const ask = { behavior: 'ask' as const, reason: 'the command writes' };
+  expect(nameWritableGit('bash', ask).reason).toContain('sandbox.writableGit');
+  expect(nameWritableGit('background_run', ask).reason).toContain('sandbox.writableGit');
+  expect(nameWritableGit('edit_file', ask)).toBe(ask);
+  expect(nameWritableGit('bash', { behavior: 'allow', reason: 'safe' })).toEqual({ behavior: 'allow', reason: 'safe' });
+});
+
+test('the sandbox binds what host tools run read-only over the writable workspace, never outside it', () => {
+  const args = bwrapArgs({ system: [], maskFiles: [], maskDirs: [], workspace: '/ws', writableWorkspace: true, cwd: '/ws', readOnlyPaths: [], writablePaths: [], network: { kind: 'none' }, env: {}, command: 'true', protectedPaths: ['/ws/.git', '/ws/.envrc', '/etc', '/ws'] });
+  const workspaceBind = args.findIndex((arg, i) => arg === '--bind' && args[i + 1] === '/ws');
+  const gitBind = args.findIndex((arg, i) => arg === '--ro-bind' && args[i + 1] === '/ws/.git');
+  expect(workspaceBind).toBeGreaterThanOrEqual(0);
+  expect(gitBind).toBeGreaterThan(workspaceBind);
+  expect(args.join(' ')).toContain('--ro-bind /ws/.envrc /ws/.envrc');
+  expect(args.join(' ')).not.toContain('--ro-bind /etc /etc');
+  expect(args.join(' ')).not.toContain('--ro-bind /ws /ws');
 });
