@@ -26,6 +26,12 @@ export const SandboxInput = z.strictObject({
   network: SandboxNetwork.default('none'),
   /** Absolute paths the run's commands may read (e.g. a package cache); everything else outside the workspace is hidden. */
   readOnlyPaths: z.array(z.string().startsWith('/', { message: 'must be an absolute path' })).default([]),
+  /**
+   * Lets the run's commands write the workspace's `.git` (an agent that commits). Off by default:
+   * git on the user's machine runs what `.git` holds (hooks, fsmonitor, pager), so each command's
+   * question names this choice.
+   */
+  writableGit: z.boolean().optional(),
 });
 export type SandboxInput = z.input<typeof SandboxInput>;
 export type SandboxConfig = z.output<typeof SandboxInput>;
@@ -36,6 +42,8 @@ export interface SandboxRequest {
   readOnlyPaths: string[];
   /** false in `plan` mode and for read-only agent types: the workspace is mounted read-only. */
   writableWorkspace: boolean;
+  /** The run's `sandbox.writableGit`: `.git` stays writable for its commands. */
+  writableGit?: boolean;
 }
 
 /** How a command was confined, reported back by the activity so `status` and the step records can show it. */

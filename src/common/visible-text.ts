@@ -4,14 +4,15 @@
  * format characters (the bidi overrides, isolates and U+061C that reorder what is shown, zero-width
  * ones, the soft hyphen, tag characters U+E0000-U+E007F), every other default-ignorable code point
  * (U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0), line and
- * paragraph separators, every space but the plain one, the blank braille pattern U+2800 and
- * private-use characters (no font agrees on them); a run of one is written once with its count. A command, path or tool input shown to a human
+ * paragraph separators, every space but the plain one, the blank braille pattern U+2800, the
+ * ideographic half fill space U+303F (a symbol drawn blank), private-use and unassigned code points
+ * (no font agrees on them); a run of one is written once with its count. A command, path or tool input shown to a human
  * passes through here first, in the terminal and on the page alike, so that what they approve is
  * what runs.
  */
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800]/gu;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\p{Cn}\u2800\u303f]/gu;
 /** A run of one hidden character, written once with its count: 3,000 blanks cannot push a command's tail off the screen. */
-const RUN = /([\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\u2800])\1{3,}/gu;
+const RUN = /([\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\p{Co}\p{Cn}\u2800\u303f])\1{3,}/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', ' ': ' ' };
 

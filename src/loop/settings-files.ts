@@ -1,4 +1,5 @@
 import type { PermissionDecision, PermissionPolicy } from './permissions';
+import { isHostExecutedPath } from './host-executed';
 import { canonicalPath } from './workspace-path';
 
 /** Tools that write a file by its path. */
@@ -29,6 +30,8 @@ export function guardSettingsFiles(policy: PermissionPolicy, tool: string, input
   if (decision.behavior !== 'allow' || !WRITING_TOOLS.has(tool)) return decision;
   if (policy.mode !== 'default' && policy.mode !== 'auto') return decision;
   const filePath = input && typeof input === 'object' ? (input as { file_path?: unknown }).file_path : undefined;
-  if (typeof filePath !== 'string' || !isSettingsPath(filePath)) return decision;
+  if (typeof filePath !== 'string') return decision;
+  if (isHostExecutedPath(filePath)) return { behavior: 'ask', reason: `${filePath} is run by tools on the user's machine (git, hooks, editors, direnv): writing it needs confirmation` };
+  if (!isSettingsPath(filePath)) return decision;
   return { behavior: 'ask', reason: `${filePath} holds settings or instructions: writing it needs confirmation` };
 }

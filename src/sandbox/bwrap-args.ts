@@ -68,6 +68,8 @@ export interface BwrapSpec {
   env: Record<string, string>;
   command: string;
   pinnedCopies?: PinnedCopy[];
+  /** Paths inside the workspace bound read-only over it: what host tools run (host-executed-binds.ts). */
+  protectedPaths?: string[];
 }
 
 /** Inside the sandbox: where the proxy's socket directory is mounted, and the private home. */
@@ -85,6 +87,9 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
   for (const p of spec.readOnlyPaths) args.push('--ro-bind', p, p);
   for (const p of spec.writablePaths) args.push('--bind', p, p);
   args.push(spec.writableWorkspace ? '--bind' : '--ro-bind', spec.workspace, spec.workspace);
+  for (const p of spec.protectedPaths ?? []) {
+    if (within(spec.workspace, p) && p !== spec.workspace) args.push('--ro-bind', p, p);
+  }
   for (const copy of spec.pinnedCopies ?? []) {
     if (within(spec.workspace, copy.target) && copy.target !== spec.workspace) args.push('--ro-bind', copy.source, copy.target);
   }

@@ -2,6 +2,7 @@ import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { commandEnv } from './command-env';
 import { bwrapArgs, type PinnedCopy, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';
+import { hostExecutedBinds } from './host-executed-binds';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs } from './launcher';
 import { networkCapError } from './network-cap';
@@ -67,6 +68,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
       env,
       command,
       ...(place.pinnedCopies?.length ? { pinnedCopies: place.pinnedCopies } : {}),
+      protectedPaths: hostExecutedBinds(place.workspace, place.sandbox.writableGit === true),
     });
     cgroup = createPidsCgroup(settings.limits.maxProcesses);
     const started = { proxy, cgroup };

@@ -35,6 +35,8 @@ export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: str
       const requestId = String(form.requestId ?? '');
       const reason = String(form.reason ?? '').trim();
       const digest = String(form.inputDigest ?? '');
+      // An answer that names no input could approve a question the approver never saw (asked again under the same call id).
+      if (!digest) throw new Refused('inputDigest: the answer names no input digest; answer from the question\'s card on the run\'s page');
       // The run says which workflow asks (a subagent's question is answered there), never the form.
       const status = await queryRun(client, id, statusQuery);
       const pending = status.pendingPermissions.find((p) => p.requestId === requestId);
@@ -43,7 +45,7 @@ export function registerAnswers(app: Hono<UiEnv>, client: Client, taskQueue: str
         requestId,
         decision,
         // The card carries the digest of the input it showed: the run refuses it for any other.
-        ...(digest ? { inputDigest: digest } : {}),
+        inputDigest: digest,
         reason: reason ? `${reason} (in the approvers' page)` : `${decision === 'deny' ? 'denied' : 'allowed'} in the approvers' page`,
       });
       if (!parsed.success) throw new Refused(`decision: ${parsed.error.issues[0]?.message ?? 'invalid'}`);

@@ -7,6 +7,7 @@ import type { BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { parseRule } from '../loop/permission-rules';
 import { checkPermission, createPolicy } from '../loop/permissions';
+import { nameWritableGit } from '../loop/host-executed';
 import { guardSettingsFiles } from '../loop/settings-files';
 import type { Transition } from '../loop/transitions';
 import type { CompletionContext } from './completion';
@@ -61,7 +62,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const stream = new WorkflowStream(carried?.stream);
   const { allow = [], deny } = config.permissionRules;
   const policy = createPolicy(config.permissionMode, { allow: [...allow, ...(state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
-  const guard = guardOfRun;
+  const guard: typeof checkPermission = config.sandbox.writableGit === true ? (p, tool, input) => nameWritableGit(tool, guardOfRun(p, tool, input)) : guardOfRun;
   const type = agentType(config.agentType);
   const offered: ReadonlySet<string> = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
   const limits: BudgetLimits = { maxIterations: config.maxIterations, ...config.budgets };

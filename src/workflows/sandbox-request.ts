@@ -11,5 +11,6 @@ export function sandboxRequest(config: Pick<AgentRunConfig, 'sandbox' | 'permiss
     network: config.sandbox.network,
     readOnlyPaths: config.sandbox.readOnlyPaths,
     writableWorkspace: config.permissionMode !== 'plan',
+    ...(config.sandbox.writableGit === true ? { writableGit: true } : {}),
   };
 }

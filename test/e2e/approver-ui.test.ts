@@ -423,6 +423,10 @@ test('a card shown before the question was decided and asked again under the sam
   });
   expect(forged.status()).toBe(409);
   expect(await forged.text()).toContain('asks about another input than the one shown');
+  // An answer with no digest at all: refused by the page.
+  const blind = await context.request.post(`${ui.url}/runs/${workflowId}/answer`, { form: { _csrf: stale.csrf, requestId: reasked.requestId, decision: 'allow' }, headers: { origin: ui.url } });
+  expect(blind.status()).toBe(409);
+  expect(await blind.text()).toContain('names no input digest');
   expect((await handle.query(statusQuery)).pendingPermissions.map((p) => p.requestId)).toEqual([reasked.requestId]);
   expect(existsSync(path.join(workspace, 'proof'))).toBe(false);
   await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: reasked.requestId, decision: 'deny' }] });

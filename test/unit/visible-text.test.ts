@@ -21,3 +21,10 @@ test('tool summaries (follower lines, status, history, webhooks) show the hidden
   expect(toolSummary('bash', { command: 'ls -la\u001b[2K\rtouch SPOOFED; ls' })).toBe('bash ls -la\\x1b[2K\\rtouch SPOOFED; ls');
   expect(toolSummary('bash', { command: '  npm   test  ' })).toBe('bash npm test');
 });
+
+test('a symbol drawn blank (U+303F) and unassigned code points are written out and flagged, on the page as in the terminal', () => {
+  expect(visibleText('rm\u303f-rf /\u{50000}x')).toBe('rm\\u303f-rf /\\u{50000}x');
+  expect(hasHiddenCharacters('a\u303fb')).toBe(true);
+  expect(hasHiddenCharacters('a\u{50000}b')).toBe(true);
+  expect(hasHiddenCharacters('plain ascii, café, 日本語')).toBe(false);
+});

@@ -8,6 +8,12 @@
 
 /** Beyond this many comparisons the closest lines are not looked for: a miss must stay cheap on a huge file. */
 const MAX_COMPARISONS = 400_000;
+/**
+ * Nor beyond this many character pairs handled (the file's pairs counted once, then old_text's
+ * pairs once per window tried): a long line of old_text against a long file made one miss hold the
+ * worker's event loop for most of a minute. About 50 to 150 ms of work on a busy 2-core machine.
+ */
+const MAX_PAIR_WORK = 1_000_000;
 const MAX_WINDOW_LINES = 30;
 const CONTEXT_LINES = 2;
 const MAX_SHOWN_LINE_CHARS = 200;
@@ -85,12 +91,15 @@ function closestLines(lines: string[], wanted: string[]): { start: number; end: 
   const probe = wanted.slice(0, MAX_WINDOW_LINES).map((line) => line.replace(LINE_PREFIX, ''));
   const size = Math.min(probe.length, lines.length);
   if (size === 0 || lines.length * size > MAX_COMPARISONS) return undefined;
-  const probeGrams = probe.map(pairs);
-  const lineGrams = lines.map(pairs);
+  const probeChars = probe.slice(0, size).reduce((sum, line) => sum + line.length, 0);
+  const fileChars = lines.reduce((sum, line) => sum + line.length, 0);
+  if (fileChars + (lines.length - size + 1) * probeChars > MAX_PAIR_WORK) return undefined;
+  const probeGrams = probe.map(counted);
+  const lineGrams = lines.map(counted);
   let best = { start: -1, score: 0 };
   for (let start = 0; start + size <= lines.length; start++) {
     let score = 0;
-    for (let i = 0; i < size; i++) score += dice(probeGrams[i] as Map<string, number>, lineGrams[start + i] as Map<string, number>);
+    for (let i = 0; i < size; i++) score += dice(probeGrams[i]!, lineGrams[start + i]!);
     if (score > best.score) best = { start, score };
   }
   // Nothing alike at all (under a fifth of the pairs shared): showing random lines would mislead.
@@ -109,13 +118,24 @@ function pairs(line: string): Map<string, number> {
   return grams;
 }
 
-/** Sørensen-Dice on character pairs: 1 for the same line, 0 for lines with no pair in common. */
-function dice(a: Map<string, number>, b: Map<string, number>): number {
+interface Grams {
+  grams: Map<string, number>;
+  /** The pairs counted with repeats, summed once here rather than at each comparison. */
+  total: number;
+}
+
+function counted(line: string): Grams {
+  const grams = pairs(line);
   let total = 0;
-  for (const n of a.values()) total += n;
-  for (const n of b.values()) total += n;
-  if (total === 0) return a.size === 0 && b.size === 0 ? 1 : 0;
+  for (const n of grams.values()) total += n;
+  return { grams, total };
+}
+
+/** Sørensen-Dice on character pairs: 1 for the same line, 0 for lines with no pair in common. Costs one lookup per distinct pair of `a`. */
+function dice(a: Grams, b: Grams): number {
+  const total = a.total + b.total;
+  if (total === 0) return a.grams.size === 0 && b.grams.size === 0 ? 1 : 0;
   let shared = 0;
-  for (const [gram, n] of a) shared += Math.min(n, b.get(gram) ?? 0);
+  for (const [gram, n] of a.grams) shared += Math.min(n, b.grams.get(gram) ?? 0);
   return (2 * shared) / total;
 }

@@ -24,16 +24,22 @@ export function workspaceRoot(workspace: string | undefined): string {
  * so a path that does not exist yet is checked too).
  */
 export function resolveInWorkspace(root: string, requested: string): string {
+  const resolved = resolveLexically(root, requested);
+  const real = realpathOfDeepestExisting(resolved);
+  if (!isInside(root, real)) {
+    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
+  }
+  return resolved;
+}
+
+/** `~`, absolute paths and `..` escapes refused, links not looked at (the safe open follows them itself, bounded). */
+export function resolveLexically(root: string, requested: string): string {
   if (requested.startsWith('~')) throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: ~ is not allowed`);
   if (path.isAbsolute(requested)) {
     throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: use a path relative to the workspace`);
   }
   const resolved = path.resolve(root, requested);
   if (!isInside(root, resolved)) throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace`);
-  const real = realpathOfDeepestExisting(resolved);
-  if (!isInside(root, real)) {
-    throw new WorkspaceEscapeError(`Path "${requested}" is outside the workspace: a symlink leads out of it`);
-  }
   return resolved;
 }
 
@@ -51,12 +57,13 @@ export function isInside(root: string, candidate: string): boolean {
  * A dangling symlink counts as existing: a write through it creates its target, so its target
  * is followed (`ln -s /etc/cron.d/x ws/notes.txt` must not let write_file create /etc/cron.d/x).
  */
-function realpathOfDeepestExisting(target: string, linksFollowed = 0): string {
+export function realpathOfDeepestExisting(target: string, linksFollowed = 0): string {
   let current = target;
   const rest: string[] = [];
   for (;;) {
     try {
-      return path.join(realpathSync(current), ...rest);
+      // The C realpath: Node's own walks in JavaScript, 4 s for a chain of 30 links over a folder 1,000 deep.
+      return path.join(realpathSync.native(current), ...rest);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       const link = danglingSymlinkTarget(current);
