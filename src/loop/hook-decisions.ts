@@ -1,12 +1,11 @@
 import type { HookRun, HookSpec } from '../common/hooks';
-import { mainArgument } from '../common/tool-schemas';
+import { toolDescriptor } from '../common/tool-descriptors';
+import { COMMAND_RULE_TOOL, mainArgument } from '../common/tool-schemas';
 import { matchCommandRule } from './command-rules';
 import { normalizeCommand } from './command-normalize';
 import { mcpRuleTarget } from './mcp-permission';
 import { parseRule, toolNameMatches } from './permission-rules';
 import { parseShell } from './shell-parse';
-
-const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 
 /**
  * Whether a hook's matcher (a permission rule) covers a call. Commands are matched as the guard
@@ -16,7 +15,7 @@ const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 export function hookMatches(matcher: string | undefined, tool: string, input: unknown): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;
   const rule = parseRule(matcher);
-  const commandTool = COMMAND_TOOLS.has(tool) && (rule.tool === tool || rule.tool === 'bash');
+  const commandTool = toolDescriptor(tool)?.commandArgument !== undefined && (rule.tool === tool || rule.tool === COMMAND_RULE_TOOL);
   if (!commandTool && !toolNameMatches(rule.tool, tool)) return false;
   const wanted = rule.argument ?? '';
   if (rule.prefix && wanted === '') return true;
