@@ -1,5 +1,5 @@
 import type { HookRun, HookSpec } from '../common/hooks';
-import { toolDescriptor } from '../common/tool-descriptors';
+import { declaredArgument, toolDescriptor } from '../common/tool-descriptors';
 import { COMMAND_RULE_TOOL, mainArgument } from '../common/tool-schemas';
 import { matchCommandRule } from './command-rules';
 import { normalizeCommand } from './command-normalize';
@@ -15,16 +15,17 @@ import { parseShell } from './shell-parse';
 export function hookMatches(matcher: string | undefined, tool: string, input: unknown): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;
   const rule = parseRule(matcher);
-  const commandTool = toolDescriptor(tool)?.commandArgument !== undefined && (rule.tool === tool || rule.tool === COMMAND_RULE_TOOL);
+  const descriptor = toolDescriptor(tool);
+  const commandTool = descriptor?.commandArgument !== undefined && (rule.tool === tool || rule.tool === COMMAND_RULE_TOOL);
   if (!commandTool && !toolNameMatches(rule.tool, tool)) return false;
   const wanted = rule.argument ?? '';
   if (rule.prefix && wanted === '') return true;
   if (commandTool) {
-    const shell = parseShell(mainArgument(tool, input));
+    const shell = parseShell(declaredArgument(descriptor, 'commandArgument', input) ?? mainArgument(tool, input));
     if (!shell.parsed) return true;
     return shell.commands.flatMap((c) => normalizeCommand(c.words)).some((c) => matchCommandRule(rule, c) !== 'no');
   }
-  const target = tool.startsWith('mcp__') ? mcpRuleTarget(input) : mainArgument(tool, input).trim();
+  const target = tool.startsWith('mcp__') ? mcpRuleTarget(input) : (declaredArgument(descriptor, 'pathArgument', input) ?? mainArgument(tool, input)).trim();
   return rule.prefix ? target.startsWith(wanted) : target === wanted;
 }
 
