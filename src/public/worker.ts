@@ -4,3 +4,4 @@
  */
 export { BareAgentPlugin, type BareAgentPluginOptions } from '../worker/bareagent-plugin';
 export { defineTool, type ToolContext, type ToolDefinition, type UserToolEffect } from '../activities/tools/define-tool';
+export { ensureSearchAttributes } from '../worker/ensure-search-attributes';
