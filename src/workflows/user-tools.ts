@@ -41,6 +41,7 @@ export function userToolKind(name: string, context: UserToolContext): ToolKind |
   const tool = userTool(name);
   if (!tool || !context.offered.has(name)) return undefined;
   const { effect } = tool;
+  // What the CLI, the page and an at-most-once failure show beside the name: the declared file or command, else the usual fields.
   const summary = (args: unknown, length?: number) => {
     const main = declaredArgument(tool, 'pathArgument', args) ?? declaredArgument(tool, 'commandArgument', args);
     return main !== undefined ? toolSummary(name, { file_path: main }, length) : toolSummary(name, args, length);
