@@ -75,7 +75,8 @@ export function userToolDescriptor(definition: ToolDefinition): UserToolDescript
 }
 
 function jsonSchemaOf(parameters: z.ZodType, fail: (why: string) => never): Record<string, unknown> {
-  if (!(parameters instanceof z.ZodType)) return fail('parameters must be a zod schema');
+  // Duck-typed: the user's zod may be another copy than this package's.
+  if (typeof (parameters as { safeParse?: unknown } | undefined)?.safeParse !== 'function') return fail('parameters must be a zod schema');
   let schema: Record<string, unknown>;
   try {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(parameters, { io: 'input' }) as Record<string, unknown>;
