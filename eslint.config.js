@@ -30,6 +30,7 @@ const timerMessage = (name) =>
  */
 const LAYERS = [
   ['public'],
+  ['acp', 'mcp-server'],
   ['cli'],
   ['ui', 'eval', 'doctor'],
   ['runs', 'terminal'],
@@ -77,11 +78,11 @@ const ACTIVITIES_FROM_CLI = {
   regex: topFolder(['activities']),
   message: 'the CLI and the folders it imports must not import src/activities (types included): shared configuration lives in src/connection or src/common, the sandbox in src/sandbox',
 };
-const CLI_SIDE = ['cli', 'ui', 'eval', 'doctor', 'runs', 'terminal'];
+const CLI_SIDE = ['acp', 'mcp-server', 'cli', 'ui', 'eval', 'doctor', 'runs', 'terminal'];
 
 module.exports = defineConfig(
   // Only TypeScript is linted; the two CommonJS config files are not in tsconfig's project.
-  { ignores: ['lib/', 'node_modules/', 'coverage/', 'artifacts/', '**/*.js', '**/*.cjs'] },
+  { ignores: ['lib/', 'node_modules/', 'coverage/', 'artifacts/', '**/*.js', '**/*.cjs', 'bench/peers/'] },
   tseslint.configs.recommended,
   {
     // Type-aware through the project service: about 8 s on this repo, cheap enough for

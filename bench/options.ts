@@ -1,8 +1,10 @@
 /** `npm run bench -- [--only overhead,throughput] [--iterations 50] ...`: quick defaults, every loop bounded. */
 import { parseArgs } from 'node:util';
 
-export const SECTION_IDS = ['overhead', 'throughput', 'history', 'memory', 'transfer-poll', 'eager', 'tuning', 'bundle', 'sqlite', 'sandbox', 'floor', 'checkpoints', 'parallel-reads', 'sdk-patch', 'tree-reservation', 'events'] as const;
+export const SECTION_IDS = ['overhead', 'throughput', 'history', 'memory', 'transfer-poll', 'eager', 'tuning', 'bundle', 'sqlite', 'sandbox', 'floor', 'checkpoints', 'parallel-reads', 'sdk-patch', 'tree-reservation', 'events', 'peers'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
+/** `peers` runs only on request: it needs its own install (`npm ci` in bench/peers) and takes minutes. */
+export const DEFAULT_SECTIONS: readonly SectionId[] = SECTION_IDS.filter((id) => id !== 'peers');
 
 export interface BenchOptions {
   only: SectionId[];
@@ -36,7 +38,8 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [options]
-  --only <ids>               comma-separated sections: ${SECTION_IDS.join(', ')} (default: all)
+  --only <ids>               comma-separated sections: ${SECTION_IDS.join(', ')}
+                             (default: all but peers, which needs \`npm ci\` in bench/peers first)
   --iterations <n>           overhead: iterations per run (default 50)
   --repeats <n>              overhead: runs per mode (default 3)
   --long-run <n>             overhead: one run of n iterations, its last 70 against its first 50 (default 420, 0: none)
@@ -99,7 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const only = values.only ? values.only.split(',').map((id) => id.trim()) : [...SECTION_IDS];
+  const only = values.only ? values.only.split(',').map((id) => id.trim()) : [...DEFAULT_SECTIONS];
   const unknown = only.filter((id) => !(SECTION_IDS as readonly string[]).includes(id));
   if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(', ')}\n${USAGE}`);
   const bounded = (xs: number[], max: number) => {

@@ -24,6 +24,7 @@ import { parallelReads } from './parallel-reads';
 import { sdkPatch } from './sdk-patch';
 import { treeReservation } from './tree-reservation';
 import { runEvents } from './run-events';
+import { peers } from './peers-section';
 
 const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   overhead,
@@ -42,6 +43,7 @@ const SECTIONS: Record<SectionId, (ctx: BenchContext) => Promise<Block>> = {
   'sdk-patch': sdkPatch,
   'tree-reservation': treeReservation,
   events: runEvents,
+  peers,
 };
 
 async function main(): Promise<void> {

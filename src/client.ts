@@ -32,6 +32,12 @@ import { notFoundMessage } from './cli/not-found';
 import { LeftRunning } from './cli/left-running';
 import { workerModule } from './cli/load-on-use';
 
+/* eslint-disable @typescript-eslint/no-require-imports */
+/** The protocol servers load their SDKs (MCP's, ACP's) only when their command runs: every other command would pay for them. */
+const mcpModule = () => require('./mcp-server/mcp-command') as typeof import('./mcp-server/mcp-command');
+const acpModule = () => require('./acp/acp-command') as typeof import('./acp/acp-command');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function runFlags(command: Command): Command {
@@ -218,6 +224,36 @@ Examples:
   registerCodecServer(program, set);
   registerUi(program, set);
   registerDoctor(program, set);
+  program
+    .command('mcp')
+    .description('serve MCP on stdio: tools that start, follow, answer and collect durable runs (for other agents)')
+    .addHelpText(
+      'after',
+      `
+Needs a server on TEMPORAL_ADDRESS and a worker (bareagent worker). Tools: start_run, run_events,
+answer_permission, send_message, run_result. The runs go on when the client or this server ends.
+
+Examples:
+  TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent mcp
+  an MCP client's configuration: { "mcpServers": { "bareagent": { "command": "bareagent", "args": ["mcp"] } } }`,
+    )
+    .action(() => set(mcpModule().mcpCommand()));
+  program
+    .command('acp')
+    .option('-m, --model <name>', "model of every session's run (default: BAREAGENT_MODEL on the worker)")
+    .addOption(new Option('--mode <mode>', "permission mode of every session's run").choices(['default', 'auto', 'plan', 'bypass']))
+    .description('serve the Agent Client Protocol on stdio: editors (Zed, JetBrains, Neovim) drive durable runs, a session per run')
+    .addHelpText(
+      'after',
+      `
+Needs a server on TEMPORAL_ADDRESS and a worker (bareagent worker). A session's id is its run's
+workflow id: the run goes on when the editor closes, and session/load picks it up again.
+
+Examples:
+  TEMPORAL_ADDRESS=127.0.0.1:7233 bareagent acp
+  Zed's settings.json: { "agent_servers": { "BareAgent": { "command": "bareagent", "args": ["acp"] } } }`,
+    )
+    .action((flags: { model?: string; mode?: string }) => set(acpModule().acpCommand(flags)));
 
   await program.parseAsync(argv);
   return code;

@@ -24,6 +24,8 @@ export interface RunFlags extends BudgetFlags {
   profile?: string;
   finalAnswer?: string;
   attach?: string;
+  /** Stay open this long after an answer for a follow-up (the protocols' sessions; no CLI flag). */
+  idleTimeout?: string;
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -49,6 +51,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
       : {}),
     ...(flags.maxIterations ? { maxIterations: Number(flags.maxIterations) } : {}),
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
+    ...(flags.idleTimeout ? { idleTimeout: flags.idleTimeout } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
     ...(flags.trustWorkspace ? { trustWorkspaceSettings: true } : {}),

@@ -8,7 +8,9 @@ import { bundleOptions } from './workflow-bundle';
 /**
  * The workflow code bundled once per source version under BAREAGENT_HOME/cache: bundling takes
  * seconds, loading a bundle well under one. The key hashes every source file the bundle can reach
- * and the lock file. Every in-process worker (demo, run, eval) and every versioned worker uses it.
+ * (src/ in a clone, dist/ in the installed package), the versions of the libraries it bundles, and
+ * the lock file when there is one. Every in-process worker (demo, run, eval) and every versioned
+ * worker uses it.
  */
 export async function cachedWorkflowBundle(): Promise<string> {
   if (process.env.BAREAGENT_WORKFLOW_BUNDLE) return process.env.BAREAGENT_WORKFLOW_BUNDLE;
@@ -16,8 +18,10 @@ export async function cachedWorkflowBundle(): Promise<string> {
   const srcRoot = path.resolve(path.dirname(options.workflowsPath), '..');
   const hash = createHash('sha256');
   for (const file of sourceFiles(srcRoot)) hash.update(file).update(readFileSync(file));
-  hash.update(readFileSync(require.resolve('@temporalio/workflow/package.json')));
-  // The libraries the workflow code bundles (zod among them) change with the lock file.
+  // The libraries the workflow code bundles: installed from npm, the user's project decides their
+  // versions (peer dependencies), and there is no lock file of ours.
+  for (const lib of BUNDLED_LIBRARIES) hash.update(readFileSync(require.resolve(`${lib}/package.json`)));
+  // In a clone, every other library the workflow code bundles changes with the lock file.
   const lock = path.resolve(srcRoot, '..', 'package-lock.json');
   if (existsSync(lock)) hash.update(readFileSync(lock));
   const dir = path.join(bareagentHome(), 'cache');
@@ -43,5 +47,7 @@ function sourceFiles(dir: string): string[] {
       return /\.(ts|js|json)$/.test(name) ? [full] : [];
     });
 }
+
+const BUNDLED_LIBRARIES = ['@temporalio/workflow', '@temporalio/common', 'zod'];
 
 const silent = { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -31,7 +31,7 @@ async function startAsking(name: string, finalText = 'Build folder removed.'): P
   return h.start({ prompt: `clean up (${name})`, model, workspace: h.workspace({ 'build/out.js': 'x' }) }, `${name}-${suffix}`);
 }
 
-const COMMANDS = ['run', 'start', 'follow', 'status', 'approve', 'deny', 'message', 'cancel', 'list', 'history', 'messages', 'schedule', 'fork', 'resume', 'eval', 'diff', 'rewind', 'server', 'worker', 'demo', 'codec-server', 'patches', 'doctor'];
+const COMMANDS = ['run', 'start', 'follow', 'status', 'approve', 'deny', 'message', 'cancel', 'list', 'history', 'messages', 'schedule', 'fork', 'resume', 'eval', 'diff', 'rewind', 'server', 'worker', 'demo', 'codec-server', 'patches', 'doctor', 'mcp', 'acp'];
 
 test('--help lists every command, and each command has its own help with examples', async () => {
   const top = await runCli(['--help'], env);

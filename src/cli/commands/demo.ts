@@ -21,6 +21,8 @@ import { watchRun } from '../watch-run';
 import { visibleDiff } from './diff';
 
 const DEMO_DIR = path.resolve(__dirname, '../../../demo');
+/** A clone runs the TypeScript sources; the installed package, their compiled JavaScript (dist/). */
+const FROM_A_CLONE = __filename.endsWith('.ts');
 const PROMPT = 'Find the TODO in this project, fix it, and run the test.';
 /** With no terminal to ask in, how long the demo's question waits for an answer from elsewhere before the demo allows it itself. */
 export const UNATTENDED_ANSWER_MS = 2_000;
@@ -145,6 +147,6 @@ export function nextSteps(workflowId: string, webUi: string, serverStarted: bool
     serverStarted
       ? `  The Temporal server keeps running in the background (for the Web UI and your next runs); stop it with: bareagent server stop`
       : `  The Temporal server was running before the demo and still is (bareagent server stop stops one that bareagent started in the background).`,
-    pc.dim(`  (\`bareagent\` is this clone's CLI: \`npm link\` puts it on PATH, or run \`npx tsx src/client.ts ...\`.)`),
+    ...(FROM_A_CLONE ? [pc.dim(`  (\`bareagent\` is this clone's CLI: \`npm link\` puts it on PATH, or run \`npx tsx src/client.ts ...\`.)`)] : []),
   ].join('\n');
 }

@@ -44,7 +44,7 @@ export async function runCommand(prompt: string, flags: RunCommandFlags, mode: '
  * A workspace that holds this machine's BareAgent home (or lies in it) is refused here, as the
  * worker refuses it, when this machine can see that directory (a remote worker's may not exist here).
  */
-function refuseOverlap(workspace: string | undefined): void {
+export function refuseOverlap(workspace: string | undefined): void {
   if (!workspace || !existsSync(workspace)) return;
   const overlap = workspaceOverlap(workspace);
   if (overlap) throw new UsageError(overlap);

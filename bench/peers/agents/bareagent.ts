@@ -1,0 +1,56 @@
+/**
+ * BareAgent itself: the root's `agentRun` workflow on a worker built by createBareAgentWorker (as
+ * `npm run worker` builds it), its default input (streaming, checkpoints on), against the same
+ * Temporal dev server configuration as the embedded one. Every model call and tool call is an
+ * activity (or a local activity) recorded in the workflow's history; a killed worker's run goes on
+ * on the next worker from that history.
+ */
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createBareAgentWorker } from '../../../src/worker/create-worker';
+import type { AgentRunInput } from '../../../src/common/input';
+import type { AgentRunResult } from '../../../src/common/wire';
+import { PROMPT, TURNS, peerEnv, runAll } from '../task';
+
+const TASK_QUEUE = 'peers-bareagent';
+
+// The root's own @temporalio packages, the ones createBareAgentWorker uses: bench/peers has its
+// own copies (for the Temporal plugins), and two native runtimes in one process do not mix.
+const rootRequire = createRequire(path.resolve(__dirname, '../../../package.json'));
+const { Client, Connection } = rootRequire('@temporalio/client') as typeof import('@temporalio/client');
+const { NativeConnection } = rootRequire('@temporalio/worker') as typeof import('@temporalio/worker');
+
+async function main(): Promise<void> {
+  const env = peerEnv();
+  process.env.BAREAGENT_HOME ||= env.dataDir;
+  const native = await NativeConnection.connect({ address: env.temporalAddress });
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection });
+  const worker = await createBareAgentWorker({
+    connection: native,
+    namespace: 'default',
+    taskQueue: TASK_QUEUE,
+    identity: `peers-bareagent-${randomUUID().slice(0, 6)}`,
+    provider: { baseURL: env.modelUrl, requestTimeoutMs: 30_000 },
+  });
+  const running = worker.run();
+  await runAll(
+    async (env, runId) => {
+      const input: AgentRunInput = { prompt: PROMPT, model: runId, workspace: env.workspace, maxIterations: TURNS + 10 };
+      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('agentRun', { taskQueue: TASK_QUEUE, workflowId: runId, args: [input] });
+      const result = (await handle.result()) as AgentRunResult;
+      const described = await handle.describe();
+      const size = Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN);
+      return { answer: result.text, bytes: [size, 'the workflow history size the server reports (historySizeBytes)'] };
+    },
+    async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await native.close();
+    },
+  );
+}
+
+void main();
