@@ -29,6 +29,7 @@ const timerMessage = (name) =>
  * row may import each other (the file-level cycle rules keep that one way).
  */
 const LAYERS = [
+  ['public'],
   ['acp', 'mcp-server'],
   ['cli'],
   ['ui', 'eval', 'doctor'],

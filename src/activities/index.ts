@@ -21,6 +21,8 @@ import { capCatalogErrors, capOutcomeError, withCappedErrors } from '../secrets/
 import { toolActivities } from './tools';
 import { workspaceChanges } from './tools/workspace-changes';
 import { attachMentions } from './tools/attach-mentions';
+import { userToolDescriptor, type ToolDefinition } from './tools/define-tool';
+import { userToolActivities } from './tools/user-tools';
 
 export interface ActivityConfig {
   provider: ProviderConfig;
@@ -30,6 +32,10 @@ export interface ActivityConfig {
   notifyWebhook?: string | undefined;
   /** The approvers' page as they reach it (BAREAGENT_UI_URL): webhooks then link to the run's page. */
   approverPageUrl?: string | undefined;
+  /** The worker's own tools (`defineTool`): one activity each, and their schemas for the model. */
+  tools?: readonly ToolDefinition[];
+  /** The operator's hooks file; default BAREAGENT_HOOKS_FILE. */
+  hooksFile?: string | undefined;
 }
 
 /**
@@ -41,18 +47,20 @@ export interface ActivityConfig {
  */
 export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
+  const tools = config.tools ?? [];
   return {
-    callModel: withCappedErrors(withRedaction(createCallModel(config.provider), redactor)),
+    callModel: withCappedErrors(withRedaction(createCallModel(config.provider, undefined, new Map(tools.map((tool) => [tool.name, userToolDescriptor(tool)]))), redactor)),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     runProgress,
     reserveTreeBudget,
     notifyHuman: createNotifyHuman(config.notifyWebhook, config.approverPageUrl ?? (process.env.BAREAGENT_UI_URL || undefined)),
-    ...createToolActivities(redactor, config.mcp),
+    ...createToolActivities(redactor, config.mcp, config.hooksFile),
+    ...redactedTools(userToolActivities(tools), redactor),
   };
 }
 
 /** The tools and background commands, for a worker that runs them only (createToolWorker). */
-export function createToolActivities(redactor: Redactor = createRedactor(secretsFromEnv()), mcp = new McpConnections()) {
+export function createToolActivities(redactor: Redactor = createRedactor(secretsFromEnv()), mcp = new McpConnections(), hooksFile = process.env.BAREAGENT_HOOKS_FILE || undefined) {
   const { listMcpTools, mcpCallTool } = createMcpActivities(mcp);
   return {
     runCommand: withRedaction(runCommand, redactor, redactCommandResult),
@@ -65,8 +73,8 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     // A file name or a git error could hold a worker secret: the summary and errors are redacted.
     checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, redactCheckpoint),
     restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
-    readHooks: createReadHooks(process.env.BAREAGENT_HOOKS_FILE || undefined),
-    readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(process.env.BAREAGENT_HOOKS_FILE || undefined), redactor),
+    readHooks: createReadHooks(hooksFile),
+    readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(hooksFile), redactor),
     // A mentioned file is a read like read_file's: a worker secret in it is redacted before it enters the history.
     attachMentions: withRedaction(attachMentions, redactor, (found, r) => ({
       attachments: found.attachments.map((a) => ({ ...a, path: r.redact(a.path), text: r.redact(a.text) })),

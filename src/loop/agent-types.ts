@@ -1,5 +1,6 @@
 import type { PermissionMode } from '../common/input';
-import { TOOL_NAMES, toolEffects } from '../common/tool-schemas';
+import { USER_TOOLS } from '../common/tool-descriptors';
+import { builtInDescriptor, isActivityEffect, TOOL_NAMES, type ToolDescriptor } from '../common/tool-schemas';
 
 /** What a subagent of a given type may do: its tools, and how deep it may nest. */
 export interface AgentType {
@@ -11,10 +12,11 @@ export interface AgentType {
   canNest: boolean;
 }
 
-/** The tools that only read, and bash, which these types' plan mode holds to read-only commands. */
-const LOOKING_TOOLS = TOOL_NAMES.filter((name) => toolEffects[name] === 'read' || name === 'bash');
+const TOOLS: readonly ToolDescriptor[] = [...TOOL_NAMES.map(builtInDescriptor), ...USER_TOOLS];
+/** The tools that only read, and the command tool run as an activity (bash), which these types' plan mode holds to read-only commands. */
+const LOOKING_TOOLS = TOOLS.filter((tool) => tool.effect === 'read' || (tool.commandArgument !== undefined && isActivityEffect(tool.effect))).map((tool) => tool.name);
 /** Every tool but final_answer, which the run's own setting offers. */
-const ALL_TOOLS = TOOL_NAMES.filter((name) => toolEffects[name] !== 'answer');
+const ALL_TOOLS = TOOLS.filter((tool) => tool.effect !== 'answer').map((tool) => tool.name);
 
 export const AGENT_TYPES: Readonly<Record<string, AgentType>> = {
   'general-purpose': { name: 'general-purpose', tools: ALL_TOOLS, maxTurns: 100, canNest: true },

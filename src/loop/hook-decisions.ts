@@ -1,12 +1,11 @@
 import type { HookRun, HookSpec } from '../common/hooks';
-import { mainArgument } from '../common/tool-schemas';
+import { declaredArgument, toolDescriptor } from '../common/tool-descriptors';
+import { COMMAND_RULE_TOOL, mainArgument } from '../common/tool-schemas';
 import { matchCommandRule } from './command-rules';
 import { normalizeCommand } from './command-normalize';
 import { mcpRuleTarget } from './mcp-permission';
 import { parseRule, toolNameMatches } from './permission-rules';
 import { parseShell } from './shell-parse';
-
-const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 
 /**
  * Whether a hook's matcher (a permission rule) covers a call. Commands are matched as the guard
@@ -16,16 +15,17 @@ const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
 export function hookMatches(matcher: string | undefined, tool: string, input: unknown): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;
   const rule = parseRule(matcher);
-  const commandTool = COMMAND_TOOLS.has(tool) && (rule.tool === tool || rule.tool === 'bash');
+  const descriptor = toolDescriptor(tool);
+  const commandTool = descriptor?.commandArgument !== undefined && (rule.tool === tool || rule.tool === COMMAND_RULE_TOOL);
   if (!commandTool && !toolNameMatches(rule.tool, tool)) return false;
   const wanted = rule.argument ?? '';
   if (rule.prefix && wanted === '') return true;
   if (commandTool) {
-    const shell = parseShell(mainArgument(tool, input));
+    const shell = parseShell(declaredArgument(descriptor, 'commandArgument', input) ?? mainArgument(tool, input));
     if (!shell.parsed) return true;
     return shell.commands.flatMap((c) => normalizeCommand(c.words)).some((c) => matchCommandRule(rule, c) !== 'no');
   }
-  const target = tool.startsWith('mcp__') ? mcpRuleTarget(input) : mainArgument(tool, input).trim();
+  const target = tool.startsWith('mcp__') ? mcpRuleTarget(input) : (declaredArgument(descriptor, 'pathArgument', input) ?? mainArgument(tool, input)).trim();
   return rule.prefix ? target.startsWith(wanted) : target === wanted;
 }
 

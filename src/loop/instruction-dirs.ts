@@ -1,8 +1,6 @@
 import type { ToolCall } from '../common/messages';
+import { declaredArgument, toolDescriptor } from '../common/tool-descriptors';
 import { canonicalPath } from './workspace-path';
-
-const FILE_TOOLS = new Set(['read_file', 'write_file', 'edit_file']);
-const DIR_TOOLS = new Set(['glob', 'grep']);
 
 /**
  * The workspace directories a round of tool calls touched, and each directory above them, as
@@ -12,9 +10,8 @@ const DIR_TOOLS = new Set(['glob', 'grep']);
 export function touchedDirectories(calls: readonly ToolCall[], workspace: string | undefined): string[] {
   const dirs = new Set<string>();
   for (const call of calls) {
-    const input = call.input as Record<string, unknown> | null;
-    if (!input || typeof input !== 'object') continue;
-    const target = FILE_TOOLS.has(call.name) ? parentOf(input.file_path) : DIR_TOOLS.has(call.name) ? input.path : undefined;
+    const tool = toolDescriptor(call.name);
+    const target = tool?.pathArgument ? parentOf(declaredArgument(tool, 'pathArgument', call.input)) : declaredArgument(tool, 'folderArgument', call.input);
     if (typeof target !== 'string') continue;
     const relative = workspaceRelative(target, workspace);
     if (relative === undefined) continue;

@@ -1,5 +1,6 @@
 import type { PermissionMode, PermissionRules } from '../common/input';
-import { mainArgument, READ_ONLY_TOOLS, TOOL_NAMES } from '../common/tool-schemas';
+import { declaredArgument, toolDescriptor, USER_TOOLS } from '../common/tool-descriptors';
+import { COMMAND_RULE_TOOL, mainArgument, TOOL_NAMES, type ToolDescriptor } from '../common/tool-schemas';
 import { isAutoSafeArgv } from './auto-safe-commands';
 import { normalizeCommand, type NormalizedCommand } from './command-normalize';
 import { matchCommandRule, type RuleMatch } from './command-rules';
@@ -15,11 +16,7 @@ export interface PermissionDecision {
 }
 
 /** Every tool name the runtime knows; anything else gets `Unknown tool: <name>` from the loop. */
-export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set(TOOL_NAMES);
-
-const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash', 'background_run']);
-const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
-const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
+export const KNOWN_TOOL_NAMES: ReadonlySet<string> = new Set([...TOOL_NAMES, ...USER_TOOLS.map((tool) => tool.name)]);
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -34,16 +31,15 @@ export function createPolicy(mode: PermissionMode, rules: PermissionRules = {}):
 const decide = (behavior: PermissionBehavior, reason: string): PermissionDecision => ({ behavior, reason });
 
 /** What a file tool's rule is compared with: the canonical workspace-relative path. */
-function ruleTarget(tool: string, input: unknown): string {
-  const args = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  if (FILE_TOOLS.has(tool)) return canonicalPath(typeof args.file_path === 'string' ? args.file_path : '');
-  if (SEARCH_TOOLS.has(tool)) return canonicalPath(typeof args.path === 'string' ? args.path : '.');
-  return mainArgument(tool, input).trim();
+function ruleTarget(tool: ToolDescriptor, input: unknown): string {
+  if (tool.pathArgument) return canonicalPath(declaredArgument(tool, 'pathArgument', input) ?? '');
+  if (tool.folderArgument) return canonicalPath(declaredArgument(tool, 'folderArgument', input) ?? '.');
+  return mainArgument(tool.name, input).trim();
 }
 
-function pathRuleMatches(rule: PermissionRule, tool: string, target: string): boolean {
-  if (rule.tool !== tool) return false;
-  const isPath = FILE_TOOLS.has(tool) || SEARCH_TOOLS.has(tool);
+function pathRuleMatches(rule: PermissionRule, tool: ToolDescriptor, target: string): boolean {
+  if (rule.tool !== tool.name) return false;
+  const isPath = tool.pathArgument !== undefined || tool.folderArgument !== undefined;
   const wanted = isPath ? (rule.prefix ? canonicalPrefix(rule.argument ?? '') : canonicalPath(rule.argument ?? '')) : (rule.argument ?? '');
   return rule.prefix ? target.startsWith(wanted) : target === wanted;
 }
@@ -54,20 +50,21 @@ function pathRuleMatches(rule: PermissionRule, tool: string, target: string): bo
  */
 export function checkPermission(policy: PermissionPolicy, tool: string, input: unknown): PermissionDecision {
   // Nothing runs for a name without a handler; asking a human about it would be noise.
-  if (!KNOWN_TOOL_NAMES.has(tool)) return decide('allow', 'no such tool');
-  if (COMMAND_TOOLS.has(tool)) return checkCommand(policy, tool, mainArgument(tool, input));
-  const target = ruleTarget(tool, input);
-  if (policy.deny.some((rule) => pathRuleMatches(rule, tool, target))) return decide('deny', 'deny rule');
+  const descriptor = toolDescriptor(tool);
+  if (!descriptor) return decide('allow', 'no such tool');
+  if (descriptor.commandArgument) return checkCommand(policy, tool, declaredArgument(descriptor, 'commandArgument', input) ?? mainArgument(tool, input));
+  const target = ruleTarget(descriptor, input);
+  if (policy.deny.some((rule) => pathRuleMatches(rule, descriptor, target))) return decide('deny', 'deny rule');
   if (policy.mode === 'bypass') return decide('allow', 'bypass mode');
-  // The child inherits this policy (or a stricter type's), so each of its calls is guarded in turn.
-  if (tool === 'subagent') return decide('allow', "a subagent's own tool calls are guarded");
+  // A subagent inherits this policy (or a stricter type's), so each of its calls is guarded in turn.
+  if (descriptor.effect === 'workflow') return decide('allow', "a subagent's own tool calls are guarded");
   // Tools whose effect is `read` never ask, in any mode.
-  if (READ_ONLY_TOOLS.has(tool)) return decide('allow', 'read-only tool');
+  if (descriptor.effect === 'read') return decide('allow', 'read-only tool');
   if (policy.mode === 'plan') return decide('deny', 'plan mode is read-only');
-  if (policy.allow.some((rule) => pathRuleMatches(rule, tool, target))) return decide('allow', 'allow rule');
-  if (tool === 'edit_file') return decide('allow', 'file edits run without asking');
-  if (tool === 'write_file') {
-    return policy.mode === 'default' ? decide('ask', 'write_file asks in default mode') : decide('allow', 'auto mode');
+  if (policy.allow.some((rule) => pathRuleMatches(rule, descriptor, target))) return decide('allow', 'allow rule');
+  if (descriptor.unnamedCall === 'allow') return decide('allow', 'file edits run without asking');
+  if (descriptor.unnamedCall === 'ask') {
+    return policy.mode === 'default' ? decide('ask', `${tool} asks in default mode`) : decide('allow', 'auto mode');
   }
   return decide('ask', `${tool} needs confirmation`);
 }
@@ -85,7 +82,7 @@ function analyse(raw: string): AnalysedCommand {
 }
 
 /** A command tool's rules may name the tool itself or `bash`. */
-const namesCommandTool = (rule: PermissionRule, tool: string): boolean => rule.tool === tool || rule.tool === 'bash';
+const namesCommandTool = (rule: PermissionRule, tool: string): boolean => rule.tool === tool || rule.tool === COMMAND_RULE_TOOL;
 const isBareRule = (rule: PermissionRule): boolean => rule.prefix && (rule.argument ?? '') === '';
 
 /** `yes` if a deny rule matches any simple command; `maybe` if the command hides what it runs. */

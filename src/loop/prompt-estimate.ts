@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import type { Message } from '../common/messages';
-import { isToolName, toolDescriptions, toolSchemas, type ToolName } from '../common/tool-schemas';
+import { userTool } from '../common/tool-descriptors';
+import { isToolName, toolDescriptions, toolSchemas } from '../common/tool-schemas';
 import { contextTokens, estimateTextTokens, type TokenAnchor } from './token-count';
 
 /** Built once per tool: the same JSON schema the provider is sent (src/activities/model/tool-definitions.ts). */
-const toolTokens = new Map<ToolName, number>();
+const toolTokens = new Map<string, number>();
 
 function toolDefinitionTokens(name: string): number {
-  if (!isToolName(name)) return 0;
+  const own = isToolName(name) ? undefined : userTool(name);
+  if (!isToolName(name) && !own) return 0;
   let tokens = toolTokens.get(name);
   if (tokens === undefined) {
-    tokens = estimateTextTokens(JSON.stringify({ name, description: toolDescriptions[name], parameters: z.toJSONSchema(toolSchemas[name], { io: 'input' }) }));
+    const parameters = isToolName(name) ? z.toJSONSchema(toolSchemas[name], { io: 'input' }) : own?.parameters;
+    tokens = estimateTextTokens(JSON.stringify({ name, description: isToolName(name) ? toolDescriptions[name] : own?.description, parameters }));
     toolTokens.set(name, tokens);
   }
   return tokens;

@@ -1,9 +1,8 @@
+import { declaredArgument, toolDescriptor } from '../common/tool-descriptors';
 import type { PermissionDecision, PermissionPolicy } from './permissions';
 import { isHostExecutedPath } from './host-executed';
 import { canonicalPath } from './workspace-path';
 
-/** Tools that write a file by its path. */
-const WRITING_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 /** What the runtime reads as settings or as instructions; compared without case, as a case-insensitive filesystem would. */
 const SETTINGS_DIR = '.bareagent';
 const INSTRUCTION_NAMES: ReadonlySet<string> = new Set(['agents.md', 'claude.md']);
@@ -27,10 +26,12 @@ export function isSettingsPath(path: string): boolean {
  * start only and a change takes effect in no run of this tree.
  */
 export function guardSettingsFiles(policy: PermissionPolicy, tool: string, input: unknown, decision: PermissionDecision): PermissionDecision {
-  if (decision.behavior !== 'allow' || !WRITING_TOOLS.has(tool)) return decision;
+  // Tools that write a file by its path.
+  const descriptor = toolDescriptor(tool);
+  if (decision.behavior !== 'allow' || !descriptor?.pathArgument || descriptor.effect === 'read') return decision;
   if (policy.mode !== 'default' && policy.mode !== 'auto') return decision;
-  const filePath = input && typeof input === 'object' ? (input as { file_path?: unknown }).file_path : undefined;
-  if (typeof filePath !== 'string') return decision;
+  const filePath = declaredArgument(descriptor, 'pathArgument', input);
+  if (filePath === undefined) return decision;
   if (isHostExecutedPath(filePath)) return { behavior: 'ask', reason: `${filePath} is run by tools on the user's machine (git, hooks, editors, direnv): writing it needs confirmation` };
   if (!isSettingsPath(filePath)) return decision;
   return { behavior: 'ask', reason: `${filePath} holds settings or instructions: writing it needs confirmation` };

@@ -1,14 +1,15 @@
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
-import { createActivities, createToolActivities } from '../activities';
+import { createToolActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
 import type { ProviderConfig } from '../connection/provider-config';
 import type { DeploymentVersion } from './make-current';
 import type { Tracing } from './tracing';
 import { pinnedDeploymentOptions } from './worker-versioning';
-import { tracingSinks } from './tracing-sinks';
+import { BareAgentPlugin } from './bareagent-plugin';
+import { checkToolActivities } from './tool-activity-check';
 import { maxCachedWorkflowsFromEnv } from './cache-size';
-import { payloadConverterPath, preloadedWorkflowModules, workflowInterceptorModules, workflowsPath } from './workflow-bundle';
+import { payloadConverterPath, workflowsPath } from './workflow-bundle';
 
 export interface BareAgentWorkerOptions {
   connection: NativeConnection;
@@ -37,31 +38,27 @@ function withTolerantConverter(dataConverter: DataConverter | undefined): DataCo
   return { ...dataConverter, payloadConverterPath: payloadConverterPath() };
 }
 
+/** bareagent's own worker: the SDK's worker with `BareAgentPlugin`, on the workflows of this package. */
 export async function createBareAgentWorker(options: BareAgentWorkerOptions): Promise<Worker> {
-  const mcp = new McpConnections();
   const maxCachedWorkflows = maxCachedWorkflowsFromEnv();
-  const worker = await Worker.create({
+  const plugin = new BareAgentPlugin({
+    provider: options.provider,
+    ...(options.notifyWebhook ? { notifyWebhook: options.notifyWebhook } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+  });
+  return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createActivities({ provider: options.provider, mcp, notifyWebhook: options.notifyWebhook ?? (process.env.BAREAGENT_NOTIFY_WEBHOOK || undefined) }),
-    dataConverter: withTolerantConverter(options.dataConverter),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath(), bundlerOptions: { preloadModules: preloadedWorkflowModules() } }),
-    interceptors: {
-      activity: options.tracing?.activityInterceptors(options.provider.defaultModel) ?? [],
-      // A prebuilt bundle has them already (bundleOptions).
-      ...(options.workflowBundle ? {} : { workflowModules: workflowInterceptorModules() }),
-    },
-    sinks: tracingSinks(options.tracing),
-    // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is
-    // killed within about a second instead of 80% of its heartbeat timeout (measured 9 s before).
-    maxHeartbeatThrottleInterval: '1 second',
+    plugins: [plugin],
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    // A prebuilt bundle has the interceptors and preloaded modules already (bundleOptions).
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
     ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
     ...options.tuning,
   });
-  return closingMcpOnStop(worker, mcp);
 }
 
 /** The MCP servers the worker started end with it, whoever runs it (CLI, tests): its `run()` closes them. */
@@ -87,10 +84,15 @@ export async function createToolWorker(options: Pick<BareAgentWorkerOptions, 'co
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    activities: createToolActivities(undefined, mcp),
+    activities: checkedToolActivities(createToolActivities(undefined, mcp)),
     interceptors: { activity: options.tracing?.activityInterceptors(undefined) ?? [] },
     dataConverter: withTolerantConverter(options.dataConverter),
     maxHeartbeatThrottleInterval: '1 second',
   });
   return closingMcpOnStop(worker, mcp);
+}
+
+function checkedToolActivities<T extends object>(activities: T): T {
+  checkToolActivities(activities);
+  return activities;
 }

@@ -1,10 +1,10 @@
 import type { CheckpointRequest } from '../common/checkpoint';
-import { describeIssues } from '../common/input';
 import type { SandboxRequest } from '../common/sandbox';
 import type { ToolOutcome } from '../common/tool-outcome';
-import { isToolName, toolEffects, toolSchemas, toolSummary, type ToolName } from '../common/tool-schemas';
+import { builtInDescriptor, isToolName, toolEffects, toolSchemas, toolSummary, type ToolName } from '../common/tool-schemas';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
+import { checkArguments } from './tool-arguments';
 import type { ToolKind } from './tool-dispatch';
 
 export interface BuiltInToolContext {
@@ -21,7 +21,7 @@ export interface BuiltInToolContext {
   fileRead?(path: string): boolean;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
-  /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
+  /** The call's idempotency key (BAREAGENT_CALL_ID for a command). */
   callKey: string;
   /** The checkpoint a writing tool's activity takes after it ran, if any; called just before it is scheduled. */
   checkpointRequest?(): CheckpointRequest | undefined;
@@ -41,36 +41,26 @@ export function builtInTool(name: string, context: BuiltInToolContext): ToolKind
 }
 
 function validate(name: ToolName, input: unknown): { args: unknown } | { invalid: string } {
-  const parsed = toolSchemas[name].safeParse(input);
-  if (!parsed.success) return { invalid: describeIssues(parsed.error) };
-  const blank = blankArgument(parsed.data);
-  return blank ? { invalid: `${blank}: must not be blank` } : { args: parsed.data };
-}
-
-/** A blank command or path names nothing a human could judge: `bash {"command":" "}` is not a call to approve. */
-function blankArgument(input: unknown): string | undefined {
-  const args = input as Record<string, unknown>;
-  for (const field of ['command', 'file_path']) {
-    const value = args[field];
-    if (typeof value === 'string' && value.trim() === '') return field;
-  }
-  return undefined;
+  return checkArguments(builtInDescriptor(name), toolSchemas[name], input);
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
-  const effect = toolEffects[name];
+  const { effect, commandArgument } = builtInDescriptor(name);
+  // A command runs in the sandbox, for as long as its own timeout allows.
+  const command = commandArgument !== undefined;
   const local = effect === 'read' && !toolTaskQueue;
   const proxy = local ? localReadTools : effect === 'once' ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),
     ...(toolTaskQueue ? { taskQueue: toolTaskQueue } : {}),
-    ...(name === 'bash' ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
+    ...(command ? { startToCloseTimeout: `${(input as { timeout: number }).timeout + 30} seconds` } : {}),
   };
+  // Every tool activity is registered: the worker does not start without it (src/worker/tool-activity-check.ts).
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
   const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
   // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
   const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
 }

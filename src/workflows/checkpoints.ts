@@ -7,24 +7,22 @@ import { checkpointing, localCheckpointing } from './activity-proxies';
 import { LAZY_START_CHECKPOINT } from './patches';
 import { invalidInput } from './failures';
 import type { RunState } from './run-state';
-import { READ_ONLY_TOOLS } from '../common/tool-schemas';
+import { builtInDescriptor, isToolName, PATH_READING_TOOLS, PATH_WRITING_TOOLS, READ_ONLY_TOOLS } from '../common/tool-schemas';
+import { declaredArgument } from '../common/tool-descriptors';
 
 type Config = Omit<AgentRunConfig, 'resume'>;
 
-/** The read_file deny rules as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
+/** The deny rules of the tools that read a file by its path (read_file) as workspace-relative paths (`secrets/*` for a prefix): a checkpoint leaves them out. */
 export function deniedPaths(config: Config): string[] {
   const paths: string[] = [];
   for (const text of config.permissionRules.deny ?? []) {
     const rule = parseRule(text);
-    if (rule.tool !== 'read_file') continue;
+    if (!PATH_READING_TOOLS.has(rule.tool)) continue;
     if (rule.prefix) paths.push(`${canonicalPrefix(rule.argument ?? '')}*`);
     else paths.push(canonicalPath(rule.argument ?? ''));
   }
   return paths;
 }
-
-/** The file tools whose arguments name all they write. */
-const FILE_TOOLS = new Set(['write_file', 'edit_file']);
 
 /**
  * The paths a round wrote, when its own file tools are all that can have changed the workspace:
@@ -36,8 +34,9 @@ export function writtenPaths(round: { calls: ReadonlyArray<{ name: string; input
   const paths: string[] = [];
   for (const call of round.calls) {
     if (READ_ONLY_TOOLS.has(call.name)) continue;
-    const file = (call.input as { file_path?: unknown } | null)?.file_path;
-    if (!FILE_TOOLS.has(call.name) || typeof file !== 'string') return undefined;
+    // The built-in tools whose path argument names all they write.
+    const file = PATH_WRITING_TOOLS.has(call.name) && isToolName(call.name) ? declaredArgument(builtInDescriptor(call.name), 'pathArgument', call.input) : undefined;
+    if (file === undefined) return undefined;
     paths.push(file);
   }
   return paths;

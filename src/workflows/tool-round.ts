@@ -18,9 +18,11 @@ import type { RunState } from './run-state';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
 import { checkpointAfterRound, checkpointRequest, noteCheckpoint, startCheckpointDue, takeStartCheckpoint } from './checkpoints';
 import { builtInTool } from './builtin-tools';
+import { userToolKind } from './user-tools';
 import { findMcpTool, mcpTool } from './mcp-tools';
 import { dispatchToolCall, type ToolKind } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from '../common/tool-schemas';
+import { toolDescriptor } from '../common/tool-descriptors';
 import { idempotencyKey, MayHaveRunLog } from './may-have-run';
 import type { TreeBudget } from './tree-budget';
 import type { StallWatchdog } from './stall-watchdog';
@@ -105,7 +107,7 @@ export class ToolRound {
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     this.lost.record();
-    const ranCommands = calls.some((call) => call.name === 'bash' || call.name === 'background_run');
+    const ranCommands = calls.some((call) => toolDescriptor(call.name)?.commandArgument !== undefined);
     await this.checkpoint(calls);
     return {
       kind: 'next_turn',
@@ -145,12 +147,14 @@ export class ToolRound {
     });
   }
 
-  /** The tool a call names: an MCP tool of the run's listing, else a built-in one the run offers. */
+  /** The tool a call names: an MCP tool of the run's listing, else a built-in one or one of the worker's own that the run offers. */
   private kindOf(call: ToolCall): ToolKind | undefined {
     const { config, state, sandbox, policy } = this.context;
     const callKey = idempotencyKey(this.context.workflowId, call.id);
     const mcp = findMcpTool(state.mcp, call.name);
     if (mcp) return mcpTool(mcp, { config, sandbox, policy, callKey, checkpointRequest: () => this.checkpointRequest() });
+    const own = userToolKind(call.name, { workspace: config.workspace, offered: this.context.offered, policy, guard: this.context.guard, callKey, checkpointRequest: () => this.checkpointRequest() });
+    if (own) return own;
     return builtInTool(call.name, {
       workspace: config.workspace,
       toolTaskQueue: config.toolTaskQueue,

@@ -6,6 +6,7 @@ import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
 import type { LLMResponse } from '../../common/messages';
 import type { ModelRequest } from '../../common/model-request';
 import type { ProviderConfig } from '../../connection/provider-config';
+import type { UserToolDescriptor } from '../../common/tool-descriptors';
 import { countProviderFailure, progressOf } from './provider-attempts';
 import { errorTypeName, isStreamingUnsupported, toProviderFailure } from './provider-errors';
 import { connectionLost, isConnectionLoss } from './stream-interrupted';
@@ -26,7 +27,7 @@ const PUBLISH_PACE = { intervalMs: PUBLISH_EVERY_MS, laterAfterMs: 2_000, laterI
 /** How much of the activity's start-to-close timeout a provider request leaves unused. */
 const START_TO_CLOSE_MARGIN_MS = 15_000;
 
-export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache()) {
+export function createCallModel(config: ProviderConfig, transcripts = new TranscriptCache(), userTools: ReadonlyMap<string, UserToolDescriptor> = new Map()) {
   const tokenLimitField = new TokenLimitField();
   const client = new OpenAI({
     apiKey: config.apiKey ?? 'unused-local-key',
@@ -47,7 +48,7 @@ export function createCallModel(config: ProviderConfig, transcripts = new Transc
     const asked = {
       model,
       messages: toChatMessages(await transcripts.resolve(request), request.systemPrompt),
-      ...(request.tools.length ? { tools: [...toolDefinitions(request.tools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
+      ...(request.tools.length ? { tools: [...toolDefinitions(request.tools, userTools), ...mcpToolDefinitions(request.mcpTools ?? [])] } : {}),
       ...(request.toolChoice && request.tools.length ? { tool_choice: request.toolChoice } : {}),
       ...settingsBody(request.settings),
     } as Body;

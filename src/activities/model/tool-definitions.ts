@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { z } from 'zod';
+import type { UserToolDescriptor } from '../../common/tool-descriptors';
 import { isToolName, toolDescriptions, toolSchemas, type ToolName } from '../../common/tool-schemas';
 
 type ToolDefinition = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -7,9 +8,12 @@ type ToolDefinition = OpenAI.Chat.Completions.ChatCompletionTool;
 /** Built once per tool and worker: converting the zod schemas on every model call cost 0.3-1.3 ms of CPU. */
 const definitions = new Map<ToolName, ToolDefinition>();
 
-/** JSON schemas for the model, generated from the same zod schemas the workflow checks with. */
-export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
-  return names.filter(isToolName).map((name) => {
+/**
+ * JSON schemas for the model, generated from the same zod schemas the workflow checks with; the
+ * worker's own tools (`defineTool`) from the descriptors its workflow bundle holds.
+ */
+export function toolDefinitions(names: readonly string[], userTools: ReadonlyMap<string, UserToolDescriptor> = new Map()): ToolDefinition[] {
+  const builtIn = names.filter(isToolName).map((name) => {
     let definition = definitions.get(name);
     if (!definition) {
       const { $schema: _ignored, ...parameters } = z.toJSONSchema(toolSchemas[name], { io: 'input' }) as Record<string, unknown>;
@@ -18,6 +22,11 @@ export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
     }
     return definition;
   });
+  const own = names.flatMap((name) => {
+    const tool = userTools.get(name);
+    return tool ? [{ type: 'function' as const, function: { name, description: tool.description, parameters: tool.parameters } }] : [];
+  });
+  return own.length > 0 ? [...builtIn, ...own] : builtIn;
 }
 
 /** MCP tools as their servers describe them; a schema that is not an object schema becomes one that takes any object. */

@@ -3,7 +3,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describeIssues } from '../../common/input';
 import type { SandboxKind } from '../../common/sandbox';
 import type { ToolOutcome, ToolRequest } from '../../common/tool-outcome';
-import { toolSchemas, type ToolArgs, type ToolName } from '../../common/tool-schemas';
+import { declaredArgument } from '../../common/tool-descriptors';
+import { builtInDescriptor, PATH_WRITING_TOOLS, toolSchemas, type ActivityToolName, type ToolArgs, type ToolName } from '../../common/tool-schemas';
 import { checkpointWorkspace } from '../checkpoint-activities';
 import { bash } from './bash';
 import { editFile } from './edit-file';
@@ -32,16 +33,19 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
       outcome = { ok: false, errorType: error instanceof ApplicationFailure && error.type ? error.type : error.name, message: error.message };
     }
     if (!request.checkpoint) return outcome;
-    // The checkpoint of what the tool just did, in the same activity: write_file's and edit_file's
-    // path is all they wrote; after bash, a stat scan. A failed checkpoint is a value, as ever.
-    const file = (parsed.data as { file_path?: unknown }).file_path;
-    const paths = name === 'write_file' || name === 'edit_file' ? (typeof file === 'string' ? [file] : undefined) : undefined;
+    // The checkpoint of what the tool just did, in the same activity: a file tool's path is all it
+    // wrote (write_file, edit_file); after bash, a stat scan. A failed checkpoint is a value, as ever.
+    const file = PATH_WRITING_TOOLS.has(name) ? declaredArgument(builtInDescriptor(name), 'pathArgument', parsed.data) : undefined;
+    const paths = file !== undefined ? [file] : undefined;
     return { ...outcome, checkpoint: await checkpointWorkspace({ ...request.checkpoint, paths }) };
   };
 }
 
-/** One activity per tool, named as the tool, so the Web UI's event list reads like the agent's work. */
-export const toolActivities = {
+/**
+ * One activity per tool, named as the tool, so the Web UI's event list reads like the agent's work.
+ * A built-in tool run by an activity (src/common/tool-schemas.ts) without its entry here does not compile.
+ */
+export const toolActivities: { [N in ActivityToolName]: (request: ToolRequest) => Promise<ToolOutcome> } = {
   read_file: toolActivity('read_file', readFile),
   write_file: toolActivity('write_file', writeFile),
   edit_file: toolActivity('edit_file', (root, args, request) => editFile(root, args, request.fileRead)),
