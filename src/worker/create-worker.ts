@@ -48,7 +48,7 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     dataConverter: withTolerantConverter(options.dataConverter),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath(), bundlerOptions: { preloadModules: preloadedWorkflowModules() } }),
     interceptors: {
-      activity: options.tracing?.activityInterceptors(options.provider.defaultModel) ?? [],
+      activity: options.tracing?.activityInterceptors(options.provider.defaultModel, options.provider.defaultProvider) ?? [],
       // A prebuilt bundle has them already (bundleOptions).
       ...(options.workflowBundle ? {} : { workflowModules: workflowInterceptorModules() }),
     },

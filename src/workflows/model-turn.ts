@@ -139,6 +139,7 @@ export class ModelTurn {
       [
         {
           ...(config.model ? { model: config.model } : {}),
+          ...(config.provider ? { provider: config.provider } : {}),
           ...(systemPrompt ? { systemPrompt } : {}),
           ...this.transcript.requestFor(messages),
           tools,

@@ -83,6 +83,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
     ...(config.workspace ? { workspace: config.workspace } : {}),
     ...(config.model ? { model: config.model } : {}),
+    ...(config.provider ? { provider: config.provider } : {}),
     // Priced and capped as the parent is: the tree's cost budget counts every member's calls at the same prices.
     ...(config.prices ? { prices: config.prices } : {}),
     ...(config.modelSettings ? { modelSettings: config.modelSettings } : {}),

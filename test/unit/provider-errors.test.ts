@@ -1,12 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import {
-  errorTypeName,
-  isRetryableStatus,
-  isStreamingUnsupported,
-  retryAfterMs,
-  toProviderFailure,
-} from '../../src/activities/model/provider-errors';
+import { errorTypeName, isRetryableStatus, retryAfterMs } from '../../src/activities/model/provider-errors';
+import { isStreamingUnsupported, toProviderFailure } from '../../src/activities/model/providers/openai/errors';
 
 const apiError = (status: number, headers: Record<string, string> = {}, message = 'x'): APIError =>
   APIError.generate(status, { error: { message } }, message, new Headers(headers));

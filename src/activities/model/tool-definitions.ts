@@ -1,19 +1,17 @@
-import type OpenAI from 'openai';
 import { z } from 'zod';
 import { isToolName, toolDescriptions, toolSchemas, type ToolName } from '../../common/tool-schemas';
-
-type ToolDefinition = OpenAI.Chat.Completions.ChatCompletionTool;
+import type { ToolSpec } from './provider';
 
 /** Built once per tool and worker: converting the zod schemas on every model call cost 0.3-1.3 ms of CPU. */
-const definitions = new Map<ToolName, ToolDefinition>();
+const definitions = new Map<ToolName, ToolSpec>();
 
 /** JSON schemas for the model, generated from the same zod schemas the workflow checks with. */
-export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
+export function toolDefinitions(names: readonly string[]): ToolSpec[] {
   return names.filter(isToolName).map((name) => {
     let definition = definitions.get(name);
     if (!definition) {
       const { $schema: _ignored, ...parameters } = z.toJSONSchema(toolSchemas[name], { io: 'input' }) as Record<string, unknown>;
-      definition = { type: 'function', function: { name, description: toolDescriptions[name], parameters } };
+      definition = { name, description: toolDescriptions[name], parameters };
       definitions.set(name, definition);
     }
     return definition;
@@ -21,12 +19,10 @@ export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
 }
 
 /** MCP tools as their servers describe them; a schema that is not an object schema becomes one that takes any object. */
-export function mcpToolDefinitions(
-  tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>,
-): OpenAI.Chat.Completions.ChatCompletionTool[] {
+export function mcpToolDefinitions(tools: ReadonlyArray<{ name: string; description: string; inputSchema: Record<string, unknown> }>): ToolSpec[] {
   return tools.map(({ name, description, inputSchema }) => {
     const { $schema: _ignored, ...schema } = inputSchema;
     const parameters = schema.type === 'object' ? schema : { type: 'object', properties: {} };
-    return { type: 'function', function: { name, description, parameters } };
+    return { name, description, parameters };
   });
 }
