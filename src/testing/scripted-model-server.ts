@@ -30,6 +30,8 @@ export interface ScriptStep {
   noEvents?: boolean;
   /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
   streamUnsupported?: boolean;
+  /** Streaming requests get a 500 with this message (llama.cpp's `Invalid diff: now finding less tool calls!`); non-streaming ones the answer. */
+  streamError?: string;
   /** Never answer (a hung connection). */
   hang?: boolean;
   /**
@@ -153,6 +155,7 @@ export class ScriptedModelServer {
     if (body.stream && step.streamUnsupported) {
       return sendError(res, 400, 'streaming is not supported for this model', undefined, 'stream');
     }
+    if (body.stream && step.streamError) return sendError(res, 500, step.streamError);
     const usage = cappedUsage(step.usage ?? estimateUsage(body, step), body.max_tokens ?? body.max_completion_tokens);
     if (body.stream) return streamAnswer(res, scenario, step, usage);
     res.writeHead(200, { 'content-type': 'application/json', ...step.headers });

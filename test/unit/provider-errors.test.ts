@@ -126,6 +126,8 @@ describe('isStreamingUnsupported', () => {
     ['400 about something else', false, apiError(400, {}, 'max_tokens is too large')],
     ['500 that mentions streaming', false, apiError(500, {}, 'stream not supported')],
     ['not an APIError', false, new Error('stream not supported')],
+    ["llama.cpp's 500 Invalid diff", true, apiError(500, {}, 'Invalid diff: now finding less tool calls!')],
+    ["llama.cpp's Invalid diff mid-stream (no status)", true, APIError.generate(undefined, { error: { message: 'Invalid diff: now finding less tool calls!' } }, undefined, undefined)],
   ])('%s → %s', (_what, expected, err) => {
     expect(isStreamingUnsupported(err)).toBe(expected);
   });
