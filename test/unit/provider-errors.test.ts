@@ -127,7 +127,7 @@ describe('isStreamingUnsupported', () => {
     ['500 that mentions streaming', false, apiError(500, {}, 'stream not supported')],
     ['not an APIError', false, new Error('stream not supported')],
     ["llama.cpp's 500 Invalid diff", true, apiError(500, {}, 'Invalid diff: now finding less tool calls!')],
-    ["llama.cpp's Invalid diff mid-stream (no status)", true, APIError.generate(undefined, { error: { message: 'Invalid diff: now finding less tool calls!' } }, undefined, undefined)],
+    ["llama.cpp's Invalid diff mid-stream (no status)", true, new APIError(undefined, { message: 'Invalid diff: now finding less tool calls!' }, undefined, new Headers())],
   ])('%s → %s', (_what, expected, err) => {
     expect(isStreamingUnsupported(err)).toBe(expected);
   });
