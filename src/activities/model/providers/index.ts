@@ -1,11 +1,13 @@
 import type { ProviderName } from '../../../common/providers';
 import { endpointOf, type ProviderConfig } from '../../../connection/provider-config';
 import type { ModelProvider } from '../provider';
+import { createAnthropicProvider } from './anthropic';
 import { createOpenAIProvider } from './openai';
 
 /** Every adapter, by the name a run's input gives (`provider`). Adding a provider adds its line here. */
 const ADAPTERS: Record<ProviderName, (endpoint: ReturnType<typeof endpointOf>, requestTimeoutMs: number) => ModelProvider> = {
   openai: createOpenAIProvider,
+  anthropic: createAnthropicProvider,
 };
 
 /** One adapter per provider and worker, made when a run first asks for it. */
