@@ -25,13 +25,14 @@ export function chatBodyOf(body: any): any {
       });
       continue;
     }
+    // The adapter joins a run's consecutive user messages into one: each text block is one of them.
     for (const block of blocks) {
       if (block.type === 'tool_result') {
         const content = typeof block.content === 'string' ? block.content : (block.content ?? []).map((b: any) => b.text ?? '').join('');
         messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content });
       }
     }
-    if (text) messages.push({ role: 'user', content: text });
+    for (const block of blocks) if (block.type === 'text' && block.text) messages.push({ role: 'user', content: block.text });
   }
   const tools = (body.tools ?? []).map((t: any) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
   return {

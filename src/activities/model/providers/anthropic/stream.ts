@@ -28,7 +28,8 @@ export function replyOf(blocks: readonly Anthropic.Messages.ContentBlock[]): Pic
 }
 
 function callOf(id: string, name: string, input: unknown): ToolCall {
-  return input && typeof input === 'object' && !Array.isArray(input) ? { id, name, input } : parseToolArguments(id, name, JSON.stringify(input ?? {}));
+  if (input && typeof input === 'object' && !Array.isArray(input)) return { id, name, input };
+  return parseToolArguments(id, name, typeof input === 'string' ? input : JSON.stringify(input ?? {}));
 }
 
 /**
