@@ -101,3 +101,21 @@ test('the acceptance of a run is the same whichever adapter served it', async ()
   expect(outcomes[1]).toEqual(outcomes[0]);
   expect(h.model.requestsFor('accept-anthropic').every((r) => r.wire === 'anthropic')).toBe(true);
 });
+
+test('a 30-turn run over the Messages API: after turn 1 almost no input is billed at the uncached rate (BENCHMARKS.md)', async () => {
+  const scenario = 'claude-sonnet-4-5-30-turns';
+  h.model.setScenario(scenario, (_body: unknown, index: number) =>
+    index < 29 ? { text: `Turn ${index + 1}.`, toolCalls: [{ id: `toolu_${index}`, name: 'grep', arguments: { pattern: `TODO-${index}` } }] } : { text: 'Done after 30 turns.' },
+  );
+  const handle = await h.start({ ...anthropic, prompt: 'Look for every TODO.', model: scenario, workspace: h.workspace({ 'a.txt': 'TODO-3\n' }) });
+  expect(await handle.result()).toMatchObject({ text: 'Done after 30 turns.', iterations: 30 });
+  const later = h.model.requestsFor(scenario).slice(1).map((r) => r.cache!);
+  const sum = (pick: (c: (typeof later)[number]) => number) => later.reduce((total, c) => total + pick(c), 0);
+  const input = sum((c) => c.input_tokens + c.cache_read_input_tokens + c.cache_creation_input_tokens);
+  const share = { uncached: sum((c) => c.input_tokens) / input, read: sum((c) => c.cache_read_input_tokens) / input, written: sum((c) => c.cache_creation_input_tokens) / input };
+  const steps = await handle.query(stepsQuery);
+  const used = steps.at(-1)!.budget_after.used;
+  const uncachedCost = (used.inputTokens * 3 + used.outputTokens * 15) / 1_000_000;
+  console.log(`30 turns, turns 2-30: ${input} input tokens; uncached ${(share.uncached * 100).toFixed(1)}%, cache reads ${(share.read * 100).toFixed(1)}%, cache writes ${(share.written * 100).toFixed(1)}%; run cost $${used.costUsd.toFixed(4)} against $${uncachedCost.toFixed(4)} without the cache`);
+  expect(share.uncached).toBeLessThanOrEqual(0.1);
+});
