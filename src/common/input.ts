@@ -83,6 +83,8 @@ export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
   workspace: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
+  /** Cheaper models for some roles (docs/models.md): compaction summaries, and the subagents' turns. Default: `model`. */
+  models: z.strictObject({ compaction: z.string().min(1).optional(), subagent: z.string().min(1).optional() }).optional(),
   /** Whose API serves the run's model calls (docs/models.md); default: the worker's (`BAREAGENT_PROVIDER`, else from its environment). */
   provider: z.enum(PROVIDER_NAMES).optional(),
   /** Replaces the default system prompt (the environment, sandbox facts and tool conventions). */
