@@ -6,6 +6,7 @@ import { NotifyInput } from './notify';
 import { SandboxInput } from './sandbox';
 import { InheritedSettings } from './workspace-settings';
 import { isProfileName, unknownProfileMessage, withProfile } from './profiles';
+import { PROVIDER_NAMES } from './providers';
 
 /** A Temporal duration string such as `15m`, `30s`, `2h`, `1 day`, or milliseconds as a number. */
 export const DurationString = z.union([
@@ -40,7 +41,7 @@ export const Budgets = z.strictObject({
 /** Fields the runtime sets itself: `extraBody` may not override them. */
 const RESERVED_BODY_FIELDS = ['model', 'messages', 'tools', 'stream', 'stream_options'];
 
-/** Passed through to every model request of the run (OpenAI Chat Completions names in brackets). */
+/** Passed to every model request of the run, each provider's adapter writing them its own way (Chat Completions names in brackets). */
 export const ModelSettings = z.strictObject({
   /** `temperature` */
   temperature: z.number().min(0).max(2).optional(),
@@ -48,7 +49,7 @@ export const ModelSettings = z.strictObject({
   maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
   /** `reasoning_effort` */
   reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
-  /** Provider-specific request fields, merged into the request body as given. */
+  /** Provider-specific request fields, merged into the request body as given (any provider's). */
   extraBody: z
     .record(z.string(), z.unknown())
     .refine((body) => !RESERVED_BODY_FIELDS.some((field) => field in body), { message: `may not set ${RESERVED_BODY_FIELDS.join(', ')}` })
@@ -82,6 +83,10 @@ export const AgentRunInput = z.strictObject({
   prompt: z.string().trim().min(1, { message: 'must be a non-empty string' }),
   workspace: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
+  /** Cheaper models for some roles (docs/models.md): compaction summaries, and the subagents' turns. Default: `model`. */
+  models: z.strictObject({ compaction: z.string().min(1).optional(), subagent: z.string().min(1).optional() }).optional(),
+  /** Whose API serves the run's model calls (docs/models.md); default: the worker's (`BAREAGENT_PROVIDER`, else from its environment). */
+  provider: z.enum(PROVIDER_NAMES).optional(),
   /** Replaces the default system prompt (the environment, sandbox facts and tool conventions). */
   systemPrompt: z.string().optional(),
   /** Added after the system prompt (the default or `systemPrompt`), before AGENTS.md. */
@@ -106,7 +111,17 @@ export const AgentRunInput = z.strictObject({
   /** false: a question that needs a human is denied at once (background subagents fail closed). */
   askHuman: z.boolean().default(true),
   /** USD per million tokens by model name, over the built-in list prices. */
-  prices: z.record(z.string(), z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) })).optional(),
+  prices: z
+    .record(
+      z.string(),
+      z.strictObject({
+        inputPerMTok: z.number().min(0),
+        outputPerMTok: z.number().min(0),
+        cacheReadPerMTok: z.number().min(0).optional(),
+        cacheWritePerMTok: z.number().min(0).optional(),
+      }),
+    )
+    .optional(),
   /** A final answer ends the run only when this command passes in the workspace. */
   acceptance: z
     .strictObject({

@@ -24,12 +24,23 @@ export const ContentBlock = z.discriminatedUnion('type', [TextBlock, ToolUseBloc
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
 /**
- * A reasoning model's thinking, as its provider returned it and under the field it used
- * (`reasoning_content`: DeepSeek, llama.cpp, vLLM; `reasoning`: OpenRouter, Ollama), so it can be
- * sent back with the assistant message where the provider requires it.
+ * A reasoning model's thinking: its text, the provider that produced it, and whatever that
+ * provider needs back verbatim on a later turn (`part`: a signed thinking block, the field the
+ * text came under). `part` is opaque to everything but that provider's adapter.
  */
-export const Reasoning = z.object({ field: z.enum(['reasoning_content', 'reasoning']), text: z.string() });
-export type Reasoning = z.infer<typeof Reasoning>;
+const CurrentReasoning = z.object({ text: z.string(), provider: z.string().optional(), part: z.unknown().optional() });
+/** As runs recorded it before providers had adapters: the Chat Completions field the text came under. */
+const RecordedReasoning = z
+  .object({ field: z.string(), text: z.string() })
+  .transform(({ field, text }) => ({ text, provider: 'openai', part: { field } }));
+export const Reasoning = z.union([RecordedReasoning, CurrentReasoning]);
+export type Reasoning = z.output<typeof Reasoning>;
+
+/** Reasoning in either shape (a message of a run recorded before the adapters, a replayed reply) in the current one. */
+export function readReasoning(value: unknown): Reasoning | undefined {
+  const parsed = Reasoning.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
 
 export const Message = z.object({
   role: z.enum(['system', 'user', 'assistant']),
@@ -49,16 +60,37 @@ export interface ToolCall {
 }
 
 export interface Usage {
+  /** Every input token of the call, cached or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
-/** What the provider activity returns: plain JSON, the seed's LLMResponse. */
+/**
+ * Why the model stopped, in BareAgent's words: `end` (it finished), `tool_calls`, `output_limit`
+ * (cut by the output-token limit), `refused` (a content filter or refusal), `other`.
+ */
+export type ModelStopReason = 'end' | 'tool_calls' | 'output_limit' | 'refused' | 'other';
+
+/** Replies recorded before the adapters carry the Chat Completions `finish_reason` instead. */
+const RECORDED_FINISH_REASONS: Readonly<Record<string, ModelStopReason>> = { stop: 'end', tool_calls: 'tool_calls', length: 'output_limit', content_filter: 'refused' };
+
+export function stopReasonOf(response: Pick<LLMResponse, 'stopReason' | 'finishReason'>): ModelStopReason {
+  if (response.stopReason) return response.stopReason;
+  return RECORDED_FINISH_REASONS[response.finishReason ?? 'stop'] ?? 'other';
+}
+
+/** What the provider activity returns: plain JSON, the seed's LLMResponse. Every reply since the adapters sets `stopReason`. */
 export interface LLMResponse {
   text: string;
   toolCalls: ToolCall[];
   usage: Usage;
-  finishReason: string;
+  stopReason?: ModelStopReason;
+  /** Replies recorded before `stopReason`: the provider's own word (read both with `stopReasonOf`). */
+  finishReason?: string;
   model: string;
   /** True when the text already reached followers as deltas: it is not shown a second time. */
   streamed: boolean;

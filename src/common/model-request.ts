@@ -1,9 +1,12 @@
 import type { ModelSettings } from './input';
 import type { Message } from './messages';
+import type { ProviderName } from './providers';
 
 /** The input of the `callModel` activity. Keys never travel here: they stay in the worker's env. */
 export interface ModelRequest {
   model?: string;
+  /** The adapter that serves the call; absent: the worker's default provider. */
+  provider?: ProviderName;
   systemPrompt?: string;
   /** The whole conversation; or, with `transcript`, only the messages after `transcript.from`. */
   messages: Message[];

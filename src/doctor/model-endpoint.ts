@@ -1,35 +1,45 @@
-import type { ProviderConfig } from '../connection/provider-config';
+import type { ProviderName } from '../common/providers';
+import { endpointOf, endpointVariables, type ProviderConfig } from '../connection/provider-config';
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const PROBE_TIMEOUT_MS = 5_000;
+
+/** How each provider lists its models: where, and how it takes the key. */
+const PROBES: Record<ProviderName, { defaultBase: string; path: string; headers: (key: string) => Record<string, string> }> = {
+  openai: { defaultBase: 'https://api.openai.com/v1', path: '/models', headers: (key) => ({ authorization: `Bearer ${key}` }) },
+  anthropic: { defaultBase: 'https://api.anthropic.com', path: '/v1/models', headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }) },
+};
 
 export type EndpointProbe = { ok: true; detail: string } | { ok: false; problem: string; fix: string };
 
 /**
- * One tiny request to the model endpoint (`GET <base>/models`, nothing generated, nothing billed):
- * does it answer, and does it take the key. Any other answer (a server without /models says 404)
- * still proves the endpoint is there.
+ * One tiny request to the worker's default provider (its models listing: nothing generated,
+ * nothing billed), with the key as that provider takes it: does it answer, and does it take the
+ * key. Any other answer (a server without the listing says 404) still proves the endpoint is there.
  */
-export async function probeModelEndpoint(provider: ProviderConfig): Promise<EndpointProbe> {
-  const base = (provider.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const named = provider.baseURL ? `${base} (OPENAI_BASE_URL)` : `${base} (OPENAI_BASE_URL unset)`;
+export async function probeModelEndpoint(config: ProviderConfig): Promise<EndpointProbe> {
+  const provider = config.defaultProvider ?? 'openai';
+  const probe = PROBES[provider];
+  const vars = endpointVariables(provider);
+  const endpoint = endpointOf(config, provider);
+  const base = (endpoint.baseURL ?? probe.defaultBase).replace(/\/+$/, '');
+  const named = `${base} (${vars.baseURL}${endpoint.baseURL ? '' : ' unset'})`;
   let response: Response;
   try {
-    response = await fetch(`${base}/models`, {
-      headers: provider.apiKey ? { authorization: `Bearer ${provider.apiKey}` } : {},
+    response = await fetch(`${base}${probe.path}`, {
+      headers: endpoint.apiKey ? probe.headers(endpoint.apiKey) : {},
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = (err as Error).name === 'TimeoutError' ? `no answer in ${PROBE_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (err as Error).message);
-    return { ok: false, problem: `Cannot reach the model endpoint ${named}: ${why}.`, fix: 'Start the model server, or set OPENAI_BASE_URL to one that answers.' };
+    return { ok: false, problem: `Cannot reach the model endpoint ${named}: ${why}.`, fix: `Start the model server, or set ${vars.baseURL} to one that answers.` };
   }
   await response.body?.cancel().catch(() => undefined);
   if (response.status === 401 || response.status === 403) {
     return {
       ok: false,
-      problem: `The model endpoint ${named} refused the key (HTTP ${response.status}; OPENAI_API_KEY ${provider.apiKey ? 'is set' : 'is not set'}).`,
-      fix: 'Set OPENAI_API_KEY to a key this endpoint accepts.',
+      problem: `The model endpoint ${named} refused the key (HTTP ${response.status}; ${vars.apiKey} ${endpoint.apiKey ? 'is set' : 'is not set'}).`,
+      fix: `Set ${vars.apiKey} to a key this endpoint accepts.`,
     };
   }
   return { ok: true, detail: `${named} answers (HTTP ${response.status})` };

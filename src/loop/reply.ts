@@ -1,3 +1,5 @@
+import type { ModelStopReason } from '../common/messages';
+
 /**
  * What a model reply without tool calls means for the turn. A reply cut by the output-token limit
  * gets a recovery prompt (at most `maxRecoveries` times in one turn) and its text is kept, so the
@@ -23,7 +25,7 @@ export type ReplyVerdict =
 export interface Reply {
   text: string;
   toolCalls: number;
-  finishReason: string | null | undefined;
+  stopReason: ModelStopReason;
 }
 
 export const MAX_TRUNCATION_RECOVERIES = 3;
@@ -36,7 +38,7 @@ export function createReplyState(): ReplyState {
 
 export function classifyReply(state: ReplyState, reply: Reply, maxRecoveries = MAX_TRUNCATION_RECOVERIES): { state: ReplyState; verdict: ReplyVerdict } {
   if (reply.toolCalls > 0) return { state: createReplyState(), verdict: { kind: 'tool_calls' } };
-  if (reply.finishReason === 'length' && state.recoveries < maxRecoveries) {
+  if (reply.stopReason === 'output_limit' && state.recoveries < maxRecoveries) {
     const recoveries = state.recoveries + 1;
     return { state: { recoveries, answerSoFar: state.answerSoFar + reply.text, emptyReplies: 0 }, verdict: { kind: 'truncated', recoveries } };
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { anthropicErrorType, anthropicEvents, anthropicMessage, badThinkingBlock, chatBodyOf, PromptCache, type AnthropicAnswer } from './scripted-anthropic';
 
 /** One scripted answer of the fake model. */
 export interface ScriptStep {
@@ -30,6 +31,8 @@ export interface ScriptStep {
   noEvents?: boolean;
   /** Streaming requests get 400 "streaming is not supported"; non-streaming ones the answer. */
   streamUnsupported?: boolean;
+  /** Streaming requests get a 500 with this message (llama.cpp's `Invalid diff: now finding less tool calls!`); non-streaming ones the answer. */
+  streamError?: string;
   /** Never answer (a hung connection). */
   hang?: boolean;
   /**
@@ -48,7 +51,13 @@ export interface ScriptStep {
 export interface RecordedRequest {
   scenario: string;
   index: number;
+  /** The request as a Chat Completions body, whichever wire it came on. */
   body: any;
+  /** `anthropic`: it came to `POST /v1/messages`, as `raw`. */
+  wire: 'openai' | 'anthropic';
+  raw: any;
+  /** Anthropic's wire: the input tokens the prompt cache found uncached, read and written. */
+  cache?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
   headers: http.IncomingHttpHeaders;
   receivedAt: number;
 }
@@ -57,8 +66,9 @@ export interface RecordedRequest {
 export type Scenario = ScriptStep[] | ((body: any, index: number, headers: http.IncomingHttpHeaders) => ScriptStep | undefined);
 
 /**
- * An OpenAI-compatible Chat Completions server on loopback that answers from scripts.
- * The request's `model` names the scenario. It records every request, and answers HTTP 500
+ * A model server on loopback that answers from scripts, on both OpenAI's Chat Completions
+ * (`POST /v1/chat/completions`) and Anthropic's Messages API (`POST /v1/messages`, with a prompt
+ * cache: src/testing/scripted-anthropic.ts). The request's `model` names the scenario. It records every request, and answers HTTP 500
  * naming the scenario when a script runs out, so a test can never pass by accident.
  */
 export class ScriptedModelServer {
@@ -68,6 +78,7 @@ export class ScriptedModelServer {
   private readonly open = new Map<string, number>();
   private readonly mostOpen = new Map<string, number>();
   private readonly sockets = new Set<import('node:net').Socket>();
+  private readonly cache = new PromptCache();
 
   private constructor(private readonly server: http.Server) {}
 
@@ -90,7 +101,12 @@ export class ScriptedModelServer {
 
   /** The base URL for OPENAI_BASE_URL. */
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return `${this.anthropicUrl}/v1`;
+  }
+
+  /** The base URL for ANTHROPIC_BASE_URL (its SDK adds `/v1/messages`). */
+  get anthropicUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   setScenario(name: string, scenario: Scenario): void {
@@ -117,19 +133,22 @@ export class ScriptedModelServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const raw = await readBody(req);
-    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+    const wire = req.url?.endsWith('/chat/completions') ? 'openai' : req.url?.endsWith('/v1/messages') ? 'anthropic' : undefined;
+    if (req.method !== 'POST' || !wire) {
       return sendError(res, 404, `scripted model server: no route ${req.method} ${req.url}`);
     }
-    let body: any;
+    let parsed: any;
     try {
-      body = JSON.parse(raw);
+      parsed = JSON.parse(raw);
     } catch {
       return sendError(res, 400, 'scripted model server: request body is not JSON');
     }
+    if (wire === 'anthropic') return this.handleAnthropic(req, res, parsed);
+    const body = parsed;
     const scenario = String(body.model);
     const index = this.served.get(scenario) ?? 0;
     this.served.set(scenario, index + 1);
-    this.requests.push({ scenario, index, body, headers: req.headers, receivedAt: Date.now() });
+    this.requests.push({ scenario, index, body, wire: 'openai', raw: body, headers: req.headers, receivedAt: Date.now() });
     const nowOpen = (this.open.get(scenario) ?? 0) + 1;
     this.open.set(scenario, nowOpen);
     this.mostOpen.set(scenario, Math.max(nowOpen, this.mostOpen.get(scenario) ?? 0));
@@ -153,11 +172,68 @@ export class ScriptedModelServer {
     if (body.stream && step.streamUnsupported) {
       return sendError(res, 400, 'streaming is not supported for this model', undefined, 'stream');
     }
+    if (body.stream && step.streamError) return sendError(res, 500, step.streamError);
     const usage = cappedUsage(step.usage ?? estimateUsage(body, step), body.max_tokens ?? body.max_completion_tokens);
     if (body.stream) return streamAnswer(res, scenario, step, usage);
     res.writeHead(200, { 'content-type': 'application/json', ...step.headers });
     const answer = completion(scenario, step, usage);
     res.end(JSON.stringify(step.noUsage ? { ...answer, usage: undefined } : answer));
+  }
+
+  /** `POST /v1/messages`: the same scripts, in the Messages API's wire format. */
+  private async handleAnthropic(req: http.IncomingMessage, res: http.ServerResponse, raw: any): Promise<void> {
+    const body = chatBodyOf(raw);
+    const scenario = String(raw.model);
+    const index = this.served.get(scenario) ?? 0;
+    this.served.set(scenario, index + 1);
+    const record: RecordedRequest = { scenario, index, body, wire: 'anthropic', raw, headers: req.headers, receivedAt: Date.now() };
+    this.requests.push(record);
+    const nowOpen = (this.open.get(scenario) ?? 0) + 1;
+    this.open.set(scenario, nowOpen);
+    this.mostOpen.set(scenario, Math.max(nowOpen, this.mostOpen.get(scenario) ?? 0));
+    res.once('close', () => this.open.set(scenario, (this.open.get(scenario) ?? 1) - 1));
+    const script = this.scenarios.get(scenario);
+    if (!script) return sendAnthropicError(res, 500, `scripted model server: no scenario named "${scenario}"`);
+    const scripted = typeof script === 'function' ? script(body, index, req.headers) : script[index];
+    const step = scripted && followToolResult(scripted, body);
+    if (!step) return sendAnthropicError(res, 500, `scripted model server: scenario "${scenario}" ran out of responses at request #${index + 1}`);
+    const altered = badThinkingBlock(raw);
+    if (altered) return sendAnthropicError(res, 400, altered);
+    if (step.hang) return;
+    if (step.after) await step.after;
+    if (step.delayMs) await new Promise((r) => setTimeout(r, step.delayMs));
+    if (step.status) return sendAnthropicError(res, step.status, step.errorMessage ?? `scripted error ${step.status}`, step.headers);
+    const usage = cappedUsage(step.usage ?? estimateUsage(body, step), raw.max_tokens);
+    const input = step.usage ? { input_tokens: step.usage.prompt_tokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } : this.cache.use(scenario, raw);
+    record.cache = input;
+    const answer: AnthropicAnswer = {
+      text: step.text ?? step.chunks?.join('') ?? '',
+      chunks: step.chunks ?? splitText(step.text ?? ''),
+      ...(step.reasoning ? { thinking: step.reasoning } : {}),
+      toolCalls: toolCallsOf(step).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+      ...(step.finishReason ? { finishReason: step.finishReason } : {}),
+      outputTokens: usage.completion_tokens,
+      input,
+    };
+    if (!raw.stream) {
+      res.writeHead(200, { 'content-type': 'application/json', ...step.headers });
+      return void res.end(JSON.stringify(anthropicMessage(scenario, answer)));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...step.headers });
+    if (step.noEvents) return void res.end();
+    // `breakAfterChunks` counts the deltas, as a Chat Completions stream's chunks are counted.
+    const limit = step.breakAfterChunks ?? Infinity;
+    let deltas = 0;
+    for (const event of anthropicEvents(scenario, answer, !step.noFinishReason)) {
+      if (event.event === 'content_block_delta' && deltas++ >= limit) {
+        await new Promise((r) => setTimeout(r, 50));
+        res.socket?.destroy();
+        return;
+      }
+      res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+      await new Promise((r) => (step.chunkDelayMs ? setTimeout(r, step.chunkDelayMs) : setImmediate(r)));
+    }
+    res.end();
   }
 }
 
@@ -195,6 +271,11 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 function sendError(res: http.ServerResponse, status: number, message: string, headers?: Record<string, string>, param?: string) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: param ?? null, code: null } }));
+}
+
+function sendAnthropicError(res: http.ServerResponse, status: number, message: string, headers?: Record<string, string>) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ type: 'error', error: { type: anthropicErrorType(status), message } }));
 }
 
 function estimateUsage(body: any, step: ScriptStep) {

@@ -75,7 +75,7 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
       dataConverter: { ...options.dataConverter, payloadConverterPath: payloadConverterPath() },
       interceptors: {
         ...options.interceptors,
-        activity: [...(options.interceptors?.activity ?? []), ...(this.options.tracing?.activityInterceptors(this.provider.defaultModel) ?? [])],
+        activity: [...(options.interceptors?.activity ?? []), ...(this.options.tracing?.activityInterceptors(this.provider.defaultModel, this.provider.defaultProvider) ?? [])],
       },
       sinks: { ...tracingSinks(this.options.tracing), ...options.sinks },
       // Cancellation reaches an activity with its next heartbeat: a cancelled job's process is

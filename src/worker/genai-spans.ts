@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
 import type { Context } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
-import type { LLMResponse } from '../common/messages';
+import { stopReasonOf, type LLMResponse } from '../common/messages';
 import type { ToolOutcome } from '../common/tool-outcome';
 import { toolActivities } from '../activities/tools';
 
@@ -17,19 +17,21 @@ export class GenAiSpansInterceptor implements ActivityInboundCallsInterceptor {
     private readonly ctx: Context,
     private readonly tracer: Tracer,
     private readonly defaultModel: string | undefined,
+    private readonly defaultProvider = 'openai',
   ) {}
 
   execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const type = this.ctx.info.activityType;
     if (type === 'callModel') {
-      const requested = (input.args[0] as { model?: string } | undefined)?.model ?? this.defaultModel ?? 'unknown';
-      return this.span(`chat ${requested}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': requested }, () => next(input), (span, result) => {
+      const asked = input.args[0] as { model?: string; provider?: string } | undefined;
+      const requested = asked?.model ?? this.defaultModel ?? 'unknown';
+      return this.span(`chat ${requested}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': asked?.provider ?? this.defaultProvider, 'gen_ai.request.model': requested }, () => next(input), (span, result) => {
         const response = result as LLMResponse;
         span.setAttributes({
           'gen_ai.response.model': response.model,
           'gen_ai.usage.input_tokens': response.usage.inputTokens,
           'gen_ai.usage.output_tokens': response.usage.outputTokens,
-          'gen_ai.response.finish_reasons': [response.finishReason],
+          'gen_ai.response.finish_reasons': [stopReasonOf(response)],
         });
       });
     }

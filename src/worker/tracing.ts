@@ -13,7 +13,7 @@ import { otlpTracesUrl } from './tracing-sinks';
 /** What a worker needs to trace: its activity interceptors, the sink for workflow spans, and a flush at the end. */
 export interface Tracing {
   tracer: Tracer;
-  activityInterceptors(defaultModel: string | undefined): ActivityInterceptorsFactory[];
+  activityInterceptors(defaultModel: string | undefined, defaultProvider?: string): ActivityInterceptorsFactory[];
   sinks: InjectedSinks<OpenTelemetrySinks>;
   /** Sends what is batched now. */
   flush(): Promise<void>;
@@ -51,12 +51,12 @@ export function tracingFromEnv(env: NodeJS.ProcessEnv = process.env): Tracing | 
   const tracer = provider.getTracer('bareagent');
   return {
     tracer,
-    activityInterceptors: (defaultModel) => [
+    activityInterceptors: (defaultModel, defaultProvider) => [
       (ctx) => ({
         inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }),
         outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
       }),
-      (ctx) => ({ inbound: new GenAiSpansInterceptor(ctx, tracer, defaultModel) }),
+      (ctx) => ({ inbound: new GenAiSpansInterceptor(ctx, tracer, defaultModel, defaultProvider) }),
     ],
     sinks: { exporter: makeWorkflowExporter(processor, resource) },
     flush: () => provider.forceFlush(),

@@ -62,7 +62,7 @@ export class ModelTurn {
       this.context.compaction,
       async (request) => {
         report.setPhase('compacting');
-        const response = await this.modelCall(request, [], false, 'compaction summary');
+        const response = await this.modelCall(request, [], false, 'compaction summary', undefined, this.context.config.models?.compaction);
         // A summary the budget cannot pay for fails like any other: the history is restored and the turn's own call is refused next.
         if ('kind' in response) throw new Error(response.message ?? 'budget spent');
         return response.text;
@@ -102,7 +102,8 @@ export class ModelTurn {
     return response;
   }
 
-  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string, anchor?: TokenAnchor): Promise<LLMResponse | Stop> {
+  /** `model`: a role's own model (`models.compaction`) instead of the run's. */
+  private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string, anchor?: TokenAnchor, model?: string): Promise<LLMResponse | Stop> {
     const { config, state } = this.context;
     // Instructions and MCP tools travel only with the turn's own calls (those that offer tools), not with a compaction summary's.
     const turn = tools.length > 0;
@@ -118,7 +119,7 @@ export class ModelTurn {
     if (reserved && 'kind' in reserved) return reserved;
     const before = { tokens: state.budget.inputTokens + state.budget.outputTokens, costUsd: state.budget.costUsd };
     try {
-      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools });
+      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools, ...(model ? { model } : {}) });
     } finally {
       const used = { tokens: state.budget.inputTokens + state.budget.outputTokens - before.tokens, costUsd: state.budget.costUsd - before.costUsd };
       await this.context.tree.settle(reserved, used);
@@ -129,16 +130,18 @@ export class ModelTurn {
   private async callWithin(
     grant: CallGrant | undefined,
     proxy: typeof modelActivities,
-    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[] },
+    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[]; model?: string },
   ): Promise<LLMResponse> {
     const { config, state } = this.context;
     const { messages, tools, stream, purpose, systemPrompt, mcpTools } = call;
+    const model = call.model ?? config.model;
     const settings = grant ? { ...config.modelSettings, maxOutputTokens: grant.outputTokens } : config.modelSettings;
     const response = await proxy.callModel.executeWithOptions(
-      { summary: `${config.model ?? this.answeredModel ?? 'default model'} · ${purpose}` },
+      { summary: `${model ?? this.answeredModel ?? 'default model'} · ${purpose}` },
       [
         {
-          ...(config.model ? { model: config.model } : {}),
+          ...(model ? { model } : {}),
+          ...(config.provider ? { provider: config.provider } : {}),
           ...(systemPrompt ? { systemPrompt } : {}),
           ...this.transcript.requestFor(messages),
           tools,
@@ -158,8 +161,9 @@ export class ModelTurn {
       state.usageEstimated = true;
       state.usageEstimatePending = true;
     }
-    state.budget = addUsage(state.budget, response.usage, response.model || config.model, config.prices);
-    if (response.model && response.model !== this.answeredModel) {
+    state.budget = addUsage(state.budget, response.usage, response.model || model, config.prices);
+    // A role's own model answers only its role: the run is still listed by its turns' model.
+    if (!call.model && response.model && response.model !== this.answeredModel) {
       // A run whose input names no model (its worker's default) is listed by the model that answered.
       if (!config.model) this.context.report.attributes.set({ model: response.model });
       this.answeredModel = response.model;

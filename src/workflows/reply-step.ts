@@ -1,4 +1,4 @@
-import { responseToMessage, type LLMResponse } from '../common/messages';
+import { responseToMessage, stopReasonOf, type LLMResponse } from '../common/messages';
 import { classifyReply, createReplyState, EMPTY_REPLY_NUDGE } from '../loop/reply';
 import type { Transition } from '../loop/transitions';
 import type { RunState } from './run-state';
@@ -17,7 +17,7 @@ export function takeReply(state: RunState, response: LLMResponse): ReplyOutcome 
   const seen = classifyReply(state.reply ?? createReplyState(), {
     text: response.text,
     toolCalls: response.toolCalls.length,
-    finishReason: response.finishReason,
+    stopReason: stopReasonOf(response),
   });
   state.reply = seen.state;
   const { verdict } = seen;

@@ -82,7 +82,10 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     askHuman: !args.run_in_background,
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },
     ...(config.workspace ? { workspace: config.workspace } : {}),
-    ...(config.model ? { model: config.model } : {}),
+    // A subagent's turns use `models.subagent` when the run names one; its compaction, the run's compaction model.
+    ...(config.models?.subagent ?? config.model ? { model: config.models?.subagent ?? config.model } : {}),
+    ...(config.models?.compaction ? { models: { compaction: config.models.compaction } } : {}),
+    ...(config.provider ? { provider: config.provider } : {}),
     // Priced and capped as the parent is: the tree's cost budget counts every member's calls at the same prices.
     ...(config.prices ? { prices: config.prices } : {}),
     ...(config.modelSettings ? { modelSettings: config.modelSettings } : {}),

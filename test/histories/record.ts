@@ -68,6 +68,17 @@ async function waitForCall(handle: WorkflowHandle, toolCallId: string): Promise<
 
 export const recordings: Recording[] = [
   {
+    // Anthropic's Messages API: thinking blocks with signatures carried to the next turn, cache usage in the replies.
+    name: 'anthropic-thinking-and-cache',
+    files: { 'notes.md': '# Notes\nTODO: ship\n' },
+    scenario: [
+      { reasoning: 'Find the notes first.', text: 'Looking.', toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+      { reasoning: 'One TODO left.', toolCalls: [{ id: 'toolu_2', name: 'grep', arguments: { pattern: 'TODO' } }] },
+      { text: 'One TODO: ship.' },
+    ],
+    input: (workspace) => ({ prompt: 'What is left to do?', workspace, provider: 'anthropic', model: 'm', modelSettings: { reasoningEffort: 'low', maxOutputTokens: 4096 } }),
+  },
+  {
     name: 'tools-round-trip',
     files: { 'notes.md': '# Notes\nTODO: ship\n' },
     scenario: [
@@ -559,7 +570,7 @@ async function main() {
     connection: native,
     namespace: 'default',
     taskQueue,
-    provider: { baseURL: model.url, requestTimeoutMs: 10_000 },
+    provider: { baseURL: model.url, requestTimeoutMs: 10_000, endpoints: { anthropic: { baseURL: model.anthropicUrl } } },
   });
   try {
     await worker.runUntil(async () => {

@@ -13,6 +13,9 @@ import type { Tracing } from '../../src/worker/tracing';
 import { ScriptedModelServer, type Scenario } from './scripted-model-server';
 import { readTestEnv, type TestEnv } from './test-env';
 
+/** Which wire format the workflow tests' runs use against the scripted model server: `openai` (default) or `anthropic`. */
+export const TEST_WIRE = process.env.BAREAGENT_TEST_WIRE === 'anthropic' ? 'anthropic' : 'openai';
+
 let runtimeInstalled = false;
 export function quietRuntime() {
   if (runtimeInstalled) return;
@@ -60,7 +63,16 @@ export class Harness {
       connection: this.nativeConnection,
       namespace: 'default',
       taskQueue: this.taskQueue,
-      provider: { baseURL: overrides.modelBaseURL ?? this.model.url, apiKey: 'sk-test-secret-never-in-history', requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000, ...(overrides.defaultModel ? { defaultModel: overrides.defaultModel } : {}) },
+      provider: {
+        baseURL: overrides.modelBaseURL ?? this.model.url,
+        apiKey: 'sk-test-secret-never-in-history',
+        requestTimeoutMs: overrides.requestTimeoutMs ?? 30_000,
+        ...(overrides.defaultModel ? { defaultModel: overrides.defaultModel } : {}),
+        // A run whose input says `provider: "anthropic"` reaches the same scripts over Anthropic's Messages API;
+        // with BAREAGENT_TEST_WIRE=anthropic every run does.
+        endpoints: { anthropic: { baseURL: this.model.anthropicUrl, apiKey: 'sk-test-secret-never-in-history' } },
+        ...(TEST_WIRE === 'anthropic' && !overrides.modelBaseURL ? { defaultProvider: 'anthropic' as const } : {}),
+      },
       workflowBundle: { codePath: this.env.bundlePath },
       ...(overrides.dataConverter ? { dataConverter: overrides.dataConverter } : {}),
       ...(overrides.tracing ? { tracing: overrides.tracing } : {}),

@@ -16,7 +16,7 @@ import {
   SUMMARY_INSTRUCTIONS,
   type CompactionOptions,
 } from '../../src/loop/compaction';
-import { toChatMessages } from '../../src/activities/model/wire-format';
+import { toChatMessages } from '../../src/activities/model/providers/openai/wire-format';
 
 const task: Message = { role: 'user', content: 'Fix the failing test in src/a.ts' };
 const call = (id: string, name: string, input: unknown, text?: string): Message => ({

@@ -5,7 +5,7 @@ import { buildRunInput } from '../../src/cli/run-input';
 import { UsageError } from '../../src/runs/usage-error';
 import { trialInput } from '../../src/eval/trial';
 import { findMentions } from '../../src/loop/mentions';
-import { settingsBody } from '../../src/activities/model/settings-body';
+import { settingsBody } from '../../src/activities/model/providers/openai/settings-body';
 
 describe('findMentions', () => {
   test('@path and @dir/ at the start of a token, punctuation around them dropped, each once', () => {

@@ -1,12 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import {
-  errorTypeName,
-  isRetryableStatus,
-  isStreamingUnsupported,
-  retryAfterMs,
-  toProviderFailure,
-} from '../../src/activities/model/provider-errors';
+import { errorTypeName, isRetryableStatus, retryAfterMs } from '../../src/activities/model/provider-errors';
+import { isStreamingUnsupported, toProviderFailure } from '../../src/activities/model/providers/openai/errors';
 
 const apiError = (status: number, headers: Record<string, string> = {}, message = 'x'): APIError =>
   APIError.generate(status, { error: { message } }, message, new Headers(headers));
@@ -131,6 +126,8 @@ describe('isStreamingUnsupported', () => {
     ['400 about something else', false, apiError(400, {}, 'max_tokens is too large')],
     ['500 that mentions streaming', false, apiError(500, {}, 'stream not supported')],
     ['not an APIError', false, new Error('stream not supported')],
+    ["llama.cpp's 500 Invalid diff", true, apiError(500, {}, 'Invalid diff: now finding less tool calls!')],
+    ["llama.cpp's Invalid diff mid-stream (no status)", true, new APIError(undefined, { message: 'Invalid diff: now finding less tool calls!' }, undefined, new Headers())],
   ])('%s → %s', (_what, expected, err) => {
     expect(isStreamingUnsupported(err)).toBe(expected);
   });

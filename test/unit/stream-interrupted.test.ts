@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type OpenAI from 'openai';
 import type { RunEvent } from '../../src/common/events';
-import { toProviderFailure } from '../../src/activities/model/provider-errors';
+import { toProviderFailure } from '../../src/activities/model/providers/openai/errors';
 import { connectionLost, isConnectionLoss, STREAM_INTERRUPTED } from '../../src/activities/model/stream-interrupted';
-import { collectStream } from '../../src/activities/model/stream-response';
+import { collectStream } from '../../src/activities/model/providers/openai/stream-response';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
@@ -30,7 +30,7 @@ describe('isConnectionLoss', () => {
     ['a malformed chunk', new SyntaxError('Unexpected token'), false],
     ['a thrown string', 'terminated', false],
   ])('%s → %s', (_what, err, expected) => {
-    expect(isConnectionLoss(err)).toBe(expected);
+    expect(isConnectionLoss(err, (e) => e instanceof APIConnectionError)).toBe(expected);
   });
 });
 
@@ -61,7 +61,7 @@ describe('collectStream', () => {
 
   async function collect(chunks: Chunk[]) {
     const events: RunEvent[] = [];
-    const outcome = await collectStream(from(chunks), 1, 2, (e) => events.push(e), () => undefined).then(
+    const outcome = await collectStream(from(chunks), (delta) => events.push({ type: 'text', step: 1, attempt: 2, delta }), () => undefined).then(
       (response) => ({ response, error: undefined }),
       (error: unknown) => ({ response: undefined, error: error as ApplicationFailure }),
     );
@@ -70,7 +70,7 @@ describe('collectStream', () => {
 
   test('a whole stream is the answer', async () => {
     const { response, events } = await collect([text('Hel'), text('lo'), finish('stop')]);
-    expect(response).toMatchObject({ text: 'Hello', finishReason: 'stop', streamed: true, toolCalls: [] });
+    expect(response).toMatchObject({ text: 'Hello', stopReason: 'end', toolCalls: [] });
     expect(events).toEqual([
       { type: 'text', step: 1, attempt: 2, delta: 'Hel' },
       { type: 'text', step: 1, attempt: 2, delta: 'lo' },
@@ -102,7 +102,7 @@ describe('collectStream', () => {
   test('a turn without text publishes nothing: its tool calls are returned for the workflow to show', async () => {
     const { response, events } = await collect([toolStart, finish('tool_calls')]);
     expect(response?.toolCalls).toEqual([{ id: 'call_1', name: 'glob', input: {} }]);
-    expect(response?.toolCallsShown).toBe(false);
+    expect(response?.stopReason).toBe('tool_calls');
     expect(events).toEqual([]);
   });
 });

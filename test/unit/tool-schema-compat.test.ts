@@ -3,9 +3,9 @@ import { TOOL_NAMES, toolSchemas } from '../../src/common/tool-schemas';
 import { patternProblems, schemaProblems } from '../support/schema-compat';
 
 test("every tool's JSON schema, as sent to the provider, uses only what llama.cpp's grammar and OpenAI's strict mode accept", () => {
-  const definitions = toolDefinitions(TOOL_NAMES).map((d) => d as { function: { name: string; parameters: unknown } });
-  expect(definitions.map((d) => d.function.name)).toEqual(TOOL_NAMES);
-  const problems = definitions.flatMap((d) => schemaProblems(d.function.parameters, d.function.name));
+  const definitions = toolDefinitions(TOOL_NAMES);
+  expect(definitions.map((d) => d.name)).toEqual(TOOL_NAMES);
+  const problems = definitions.flatMap((d) => schemaProblems(d.parameters, d.name));
   expect(problems).toEqual([]);
 });
 

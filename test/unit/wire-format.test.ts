@@ -1,5 +1,5 @@
-import type { Message } from '../../src/common/messages';
-import { parseToolArguments, toChatMessages } from '../../src/activities/model/wire-format';
+import { Message } from '../../src/common/messages';
+import { parseToolArguments, toChatMessages } from '../../src/activities/model/providers/openai/wire-format';
 
 describe('toChatMessages: content blocks to Chat Completions messages', () => {
   test.each<[string, Message[], unknown[]]>([
@@ -154,4 +154,14 @@ test('an assistant message with neither text nor tool calls is left off the wire
     { role: 'user', content: 'still there?' },
   ];
   expect(toChatMessages(messages).map((m) => m.role)).toEqual(['user', 'user']);
+});
+
+test('reasoning goes back with a tool call under its field, in the shape recorded before the adapters too; another provider\'s stays out', () => {
+  const call = { type: 'tool_use' as const, id: 'c1', name: 'glob', input: {} };
+  const recorded = Message.parse({ role: 'assistant', content: [call], reasoning: { field: 'reasoning_content', text: 'old' } });
+  expect(recorded.reasoning).toEqual({ text: 'old', provider: 'openai', part: { field: 'reasoning_content' } });
+  const raw = { role: 'assistant', content: [call], reasoning: { field: 'reasoning', text: 'raw' } } as unknown as Message;
+  const foreign: Message = { role: 'assistant', content: [call], reasoning: { text: 'theirs', provider: 'anthropic', part: { blocks: [] } } };
+  const sent = toChatMessages([recorded, raw, foreign]) as unknown as Array<Record<string, unknown>>;
+  expect(sent.map((m) => m.reasoning_content ?? m.reasoning)).toEqual(['old', 'raw', undefined]);
 });

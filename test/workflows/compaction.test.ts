@@ -53,6 +53,23 @@ test('full compaction: a model-written summary replaces the older turns', async 
   expect((await handle.query(stepsQuery)).some((s) => s.reason === 'compacted:full')).toBe(true);
 });
 
+test('models.compaction: the summary is written by the compaction model, the turns by the run\'s', async () => {
+  h.model.setScenario('turns-model', withSummary([...reads, { text: 'done after summary' }], { text: 'unused' }));
+  h.model.setScenario('summary-model', () => ({ text: 'Read f1..f3; all hold x.' }));
+  const handle = await h.start({
+    prompt: 'read',
+    model: 'turns-model',
+    models: { compaction: 'summary-model' },
+    workspace: h.workspace(files),
+    compaction: { thresholdTokens: 600, keepRecentToolResults: 1, keepRecentMessages: 2 },
+  });
+  expect(await handle.result()).toMatchObject({ text: 'done after summary' });
+  expect((await handle.query(messagesQuery))[1]?.content).toBe('<compacted-summary>\nRead f1..f3; all hold x.\n</compacted-summary>');
+  expect(h.model.requestsFor('summary-model').length).toBeGreaterThan(0);
+  expect(h.model.requestsFor('summary-model').every((r) => !r.body.tools)).toBe(true);
+  expect(h.model.requestsFor('turns-model').every((r) => r.body.tools)).toBe(true);
+});
+
 test('a failed summary restores the history from the backup and the run goes on', async () => {
   h.model.setScenario('broken-summary', withSummary([...reads, { text: 'still fine' }], { status: 400, errorMessage: 'summary refused' }));
   const handle = await h.start({

@@ -52,7 +52,7 @@ test.each([false, true])('reasoning_content is kept with the assistant message a
     tool_calls: [{ id: 'r1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"a.txt"}' } }],
   });
   const messages = await handle.query(messagesQuery);
-  expect(messages.at(-1)).toMatchObject({ role: 'assistant', reasoning: { field: 'reasoning', text: 'It says hello.' } });
+  expect(messages.at(-1)).toMatchObject({ role: 'assistant', reasoning: { text: 'It says hello.', provider: 'openai', part: { field: 'reasoning' } } });
 });
 
 test('a model that refuses max_tokens is asked again once with max_completion_tokens, and the worker remembers it', async () => {

@@ -68,6 +68,16 @@ test('a provider that cannot stream, before any event, falls back once to the no
   expect(streamedText(events)).toBe('Plain answer.');
 });
 
+test("llama.cpp's streaming tool-call error (a 500 `Invalid diff`) is asked again once without streaming, with a status event", async () => {
+  const call = { id: 'call_g', name: 'glob', arguments: { pattern: '*.txt' } };
+  h.model.setScenario('invalid-diff', [{ toolCalls: [call], streamError: 'Invalid diff: now finding less tool calls!' }, { toolCalls: [call] }, { text: 'Found a.txt.' }]);
+  const { result, events } = await runWithEvents('invalid-diff');
+  expect(result).toMatchObject({ text: 'Found a.txt.', iterations: 2 });
+  expect(events).toContainEqual({ type: 'status', step: 1, message: 'Streaming unavailable, falling back to non-stream mode (InternalServerError).' });
+  // One provider request per attempt: the error is not retried as a stream, and no provider failure is counted.
+  expect(h.model.requestsFor('invalid-diff').map((r) => Boolean(r.body.stream))).toEqual([true, false, true]);
+});
+
 function llmCallError(error: unknown): ApplicationFailure {
   expect(error).toBeInstanceOf(WorkflowFailedError);
   const failure = (error as WorkflowFailedError).cause as ApplicationFailure;

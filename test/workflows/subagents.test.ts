@@ -141,3 +141,19 @@ test("a subagent's permission question shows in the parent's status and is answe
   expect(existsSync(path.join(workspace, 'made.txt'))).toBe(true);
   expect((await handle.query(statusQuery)).pendingPermissions).toEqual([]);
 });
+
+test('models.subagent: the subagents run on their own model, each call priced by the model that answered', async () => {
+  h.model.setScenario('lead-model', [
+    { toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'List the markdown files', agent_type: 'explore' } }] },
+    { text: 'Done.' },
+  ]);
+  h.model.setScenario('cheap-model', [{ text: 'README.md' }]);
+  const prices = { 'lead-model': { inputPerMTok: 10, outputPerMTok: 10 }, 'cheap-model': { inputPerMTok: 1, outputPerMTok: 1 } };
+  const handle = await h.start({ prompt: 'Summarise the repo', model: 'lead-model', models: { subagent: 'cheap-model' }, prices, workspace: h.workspace({ 'README.md': '# hi' }) });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  expect(h.model.requestsFor('cheap-model')).toHaveLength(1);
+  expect(h.model.requestsFor('lead-model')).toHaveLength(2);
+  const child = await h.client.workflow.getHandle(`${handle.workflowId}.sub-1`).query(statusQuery);
+  expect(child.usage.inputTokens).toBeGreaterThan(0);
+  expect(child.costUsd).toBeCloseTo((child.usage.inputTokens + child.usage.outputTokens) / 1_000_000, 10);
+});

@@ -84,7 +84,7 @@ test('one trace per run: workflow, model-call and tool spans of the run and its 
     expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
     expect(chat.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
   }
-  expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons']).sort()).toEqual([['stop'], ['stop'], ['tool_calls']]);
+  expect(chats.map((c) => c.attributes['gen_ai.response.finish_reasons']).sort()).toEqual([['end'], ['end'], ['tool_calls']]);
   // The subagent's model call is under the child workflow.
   expect(chats.filter((c) => ancestors(c).includes('StartChildWorkflow:agentRun'))).toHaveLength(1);
 

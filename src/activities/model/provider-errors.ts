@@ -1,9 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { APIConnectionError, APIError } from 'openai';
+import type { ProviderError } from './provider';
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
+/** 408, 409, 429 and 5xx: worth asking again (529 is Anthropic's overload). */
 export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUS.has(status) || status >= 500;
 }
@@ -26,48 +27,32 @@ export function errorTypeName(err: unknown): string {
   return 'Error';
 }
 
+/** Words providers use for a conversation over the model's context window. */
+const CONTEXT_LENGTH = /context[ _-]?(length|window)|maximum context|prompt is too long|too many (input )?tokens/i;
+
+/** A provider's HTTP error, classified the same way for every provider. */
+export function faultOfStatus(status: number, message: string, headers: Headers | undefined) {
+  if (isRetryableStatus(status)) {
+    const delay = retryAfterMs(headers);
+    return { kind: 'retryable' as const, ...(delay !== undefined ? { delayMs: delay } : {}) };
+  }
+  if (status === 400 && CONTEXT_LENGTH.test(message)) return { kind: 'context_length' as const };
+  return { kind: 'request' as const };
+}
+
 /**
- * Provider errors as Temporal sees them: 408/409/429/5xx and lost connections are retried
- * by the activity's retry policy (honouring `retry-after`), any other 4xx is final.
+ * A classified provider error as Temporal sees it: retryable ones are retried by the activity
+ * (after the provider's `retry-after` when it gave one), the others are final. A failure the
+ * activity raised itself (a stream cut short) passes as it is.
  */
-export function toProviderFailure(err: unknown, baseURL?: string): ApplicationFailure {
+export function failureOf(err: ProviderError | ApplicationFailure): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
-  const type = errorTypeName(err);
-  const message = withEndpoint(err, baseURL);
-  if (err instanceof APIError && typeof err.status === 'number') {
-    const delay = retryAfterMs(err.headers);
-    return ApplicationFailure.create({
-      type,
-      message,
-      nonRetryable: !isRetryableStatus(err.status),
-      ...(delay !== undefined ? { nextRetryDelay: delay } : {}),
-    });
-  }
-  return ApplicationFailure.create({ type, message, nonRetryable: !(err instanceof APIConnectionError) });
-}
-
-/** The seed's only fallback: the provider says, before any event, that it cannot stream. */
-export function isStreamingUnsupported(err: unknown): boolean {
-  if (!(err instanceof APIError)) return false;
-  if (err.status === 501) return true;
-  return err.status === 400 && /stream/i.test(err.message) && /(not|un)\s*supported/i.test(err.message);
-}
-
-/** The SDK's endpoint when OPENAI_BASE_URL is unset. */
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-
-/**
- * The SDK says only "Connection error." or "401 ...": the message names the endpoint and the
- * variable that chose it, so the person reading a failed run knows what to fix.
- */
-function withEndpoint(err: unknown, baseURL: string | undefined): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const endpoint = baseURL ? `${baseURL} (OPENAI_BASE_URL)` : `${DEFAULT_BASE_URL} (OPENAI_BASE_URL unset)`;
-  if (err instanceof APIConnectionError) {
-    const cause = (err.cause as { message?: string; cause?: { message?: string } } | undefined);
-    const why = cause?.cause?.message ?? cause?.message;
-    return `${message.replace(/\.$/, '')}: cannot reach the model endpoint ${endpoint}${why && why !== message ? `: ${why}` : ''}`;
-  }
-  if (err instanceof APIError && (err.status === 401 || err.status === 403)) return `${message} (the model endpoint ${endpoint} refused OPENAI_API_KEY)`;
-  return message;
+  const { fault } = err;
+  const retryable = fault.kind === 'retryable' || (fault.kind === 'stream_refused' && fault.otherwise === 'retryable');
+  return ApplicationFailure.create({
+    type: err.type,
+    message: err.message,
+    nonRetryable: !retryable,
+    ...(fault.kind === 'retryable' && fault.delayMs !== undefined ? { nextRetryDelay: fault.delayMs } : {}),
+  });
 }

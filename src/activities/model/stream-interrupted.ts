@@ -1,5 +1,4 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { APIConnectionError } from 'openai';
 
 /** The `ApplicationFailure.type` of a stream that broke: the model call is retried as a new stream. */
 export const STREAM_INTERRUPTED = 'StreamInterrupted';
@@ -44,13 +43,13 @@ const NETWORK_CODES = new Set([
 const NETWORK_MESSAGES = new Set(['terminated', 'fetch failed']);
 
 /**
- * A network failure anywhere in the `cause` chain (not a provider's answer, not an abort by us).
- * Duck-typed: undici's errors come from Node's own realm, where `instanceof TypeError` fails
- * inside a sandbox such as Jest's.
+ * A network failure anywhere in the `cause` chain (not a provider's answer, not an abort by us);
+ * `isSdkConnectionError` names the provider SDK's own class for one. Duck-typed: undici's errors
+ * come from Node's own realm, where `instanceof TypeError` fails inside a sandbox such as Jest's.
  */
-export function isConnectionLoss(err: unknown): boolean {
+export function isConnectionLoss(err: unknown, isSdkConnectionError: (err: unknown) => boolean = () => false): boolean {
   for (let current = errorLike(err), depth = 0; current && depth < 8; current = errorLike(current.cause), depth++) {
-    if (current instanceof APIConnectionError) return true;
+    if (isSdkConnectionError(current)) return true;
     if (typeof current.code === 'string' && NETWORK_CODES.has(current.code)) return true;
     if (current.name === 'TypeError' && typeof current.message === 'string' && NETWORK_MESSAGES.has(current.message)) return true;
   }

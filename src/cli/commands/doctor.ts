@@ -44,7 +44,7 @@ function versionCheck(): Check {
 async function modelEndpointCheck(): Promise<Check> {
   const provider = providerConfigFromEnv();
   const probe = await probeModelEndpoint(provider);
-  const model = provider.defaultModel ? `; BAREAGENT_MODEL ${provider.defaultModel}` : '; BAREAGENT_MODEL unset (runs must pass --model)';
+  const model = `; provider ${provider.defaultProvider ?? 'openai'}${provider.defaultModel ? `; BAREAGENT_MODEL ${provider.defaultModel}` : '; BAREAGENT_MODEL unset (runs must pass --model)'}`;
   if (probe.ok) return { name: 'model endpoint', status: 'ok', required: true, detail: `${probe.detail}${model}` };
   return { name: 'model endpoint', status: 'missing', required: true, detail: probe.problem, fix: { other: probe.fix } };
 }

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
-import type { ContentBlock, Message, ToolCall } from '../../common/messages';
+import type { ContentBlock, Message, ToolCall } from '../../../../common/messages';
+import { reasoningField } from './reasoning';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -23,7 +24,7 @@ function convert(message: Message): ChatMessage[] {
     if (!text && calls.length === 0) return [];
     // Reasoning goes back with a tool-call message: thinking models with tools (DeepSeek, Kimi) need the
     // chain of one turn intact; a final answer's reasoning is left out, as those providers ask.
-    const reasoning = calls.length && message.reasoning ? { [message.reasoning.field]: message.reasoning.text } : {};
+    const reasoning = calls.length ? reasoningField(message.reasoning) : {};
     return [
       {
         role: 'assistant',

@@ -1,8 +1,9 @@
 import type OpenAI from 'openai';
-import type { RunEvent } from '../../common/events';
-import type { LLMResponse, Reasoning, ToolCall } from '../../common/messages';
-import { reasoningOf } from './reasoning';
-import { noFinishReason, noStreamResponse } from './stream-interrupted';
+import type { ToolCall } from '../../../../common/messages';
+import type { ProviderReply } from '../../provider';
+import { noFinishReason, noStreamResponse } from '../../stream-interrupted';
+import { reasoningOf, toReasoning } from './reasoning';
+import { stopReasonOf, usageOf } from './replies';
 import { parseToolArguments } from './wire-format';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -14,26 +15,20 @@ interface PartialCall {
 }
 
 /**
- * Folds a Chat Completions stream into one response, publishing text as it arrives; tool calls
+ * Folds a Chat Completions stream into one reply, handing on its text as it arrives; tool calls
  * are assembled here and shown by the workflow as it runs them, so that a turn without text
  * publishes nothing (each publish from an activity costs the workflow a task).
  * A stream that ends with no event, or with no finish reason, was cut short: it throws a
  * retryable `StreamInterrupted` instead of passing a partial answer off as the whole one.
  */
-export async function collectStream(
-  chunks: AsyncIterable<Chunk>,
-  step: number,
-  attempt: number,
-  publish: (event: RunEvent) => void,
-  onChunk: () => void,
-): Promise<LLMResponse> {
+export async function collectStream(chunks: AsyncIterable<Chunk>, onText: (text: string) => void, onChunk: () => void): Promise<ProviderReply> {
   let text = '';
   let model = '';
   let finishReason = '';
-  let usage = { inputTokens: 0, outputTokens: 0 };
+  let usage: ProviderReply['usage'] = { inputTokens: 0, outputTokens: 0 };
   let usageMissing = true;
   let eventCount = 0;
-  const reasoning = { field: '' as Reasoning['field'] | '', text: '' };
+  const reasoning = { field: '' as 'reasoning_content' | 'reasoning' | '', text: '' };
   const partial: PartialCall[] = [];
   const done: ToolCall[] = [];
   const finish = (index: number) => {
@@ -47,7 +42,7 @@ export async function collectStream(
     eventCount += 1;
     model = chunk.model || model;
     if (chunk.usage) {
-      usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      usage = usageOf(chunk.usage);
       usageMissing = false;
     }
     const choice = chunk.choices[0];
@@ -61,7 +56,7 @@ export async function collectStream(
     }
     if (delta?.content) {
       text += delta.content;
-      publish({ type: 'text', step, attempt, delta: delta.content });
+      onText(delta.content);
     }
     for (const toolDelta of delta?.tool_calls ?? []) {
       for (let earlier = done.length; earlier < toolDelta.index; earlier++) finish(earlier);
@@ -74,6 +69,6 @@ export async function collectStream(
   if (eventCount === 0) throw noStreamResponse();
   if (!finishReason) throw noFinishReason(eventCount);
   for (let index = done.length; index < partial.length; index++) finish(index);
-  const thought = reasoning.field && reasoning.text ? { reasoning: { field: reasoning.field, text: reasoning.text } } : {};
-  return { text, toolCalls: done, usage, finishReason, model, streamed: true, toolCallsShown: false, ...(usageMissing ? { usageMissing } : {}), ...thought };
+  const thought = reasoning.field && reasoning.text ? { reasoning: toReasoning({ field: reasoning.field, text: reasoning.text }) } : {};
+  return { text, toolCalls: done, usage, stopReason: stopReasonOf(finishReason), model, ...(usageMissing ? { usageMissing } : {}), ...thought };
 }

@@ -1,4 +1,4 @@
-import type { ModelSettings } from '../../common/input';
+import type { ModelSettings } from '../../../../common/input';
 
 /** The run's model settings as Chat Completions request fields; `extraBody` last, as given. */
 export function settingsBody(settings: ModelSettings | undefined): Record<string, unknown> {
