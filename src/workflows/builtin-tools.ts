@@ -19,6 +19,8 @@ export interface BuiltInToolContext {
   guard: typeof checkPermission;
   /** Whether the conversation read or wrote this file already: edit_file's miss says so when it did not. */
   fileRead?(path: string): boolean;
+  /** Whether the conversation's own earlier edit_file of this file replaced text holding old_text: a miss says so. */
+  changedByEarlierEdit?(path: string, oldText: string): boolean;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** The call's idempotency key (BAREAGENT_CALL_ID for bash). */
@@ -57,7 +59,7 @@ function blankArgument(input: unknown): string | undefined {
   return undefined;
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
   const effect = toolEffects[name];
   const local = effect === 'read' && !toolTaskQueue;
   const proxy = local ? localReadTools : effect === 'once' ? onceTools : repeatableTools;
@@ -69,8 +71,10 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
-  const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
+  const edit = name === 'edit_file' ? (input as { file_path: string; old_text: string }) : undefined;
+  const read = edit && fileRead ? { fileRead: fileRead(edit.file_path) } : {};
+  const changed = edit && changedByEarlierEdit?.(edit.file_path, edit.old_text) ? { changedByEarlierEdit: true } : {};
   // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
   const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(name === 'bash' ? { sandbox, callId } : {}), ...read, ...changed, ...(checkpoint ? { checkpoint } : {}) }]);
 }

@@ -7,7 +7,7 @@ import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
-import { filesSeen } from '../loop/tool-results';
+import { editedAway, filesSeen } from '../loop/tool-results';
 import { canonicalPath } from '../loop/workspace-path';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
@@ -159,7 +159,9 @@ export class ToolRound {
       policy,
       guard: this.context.guard,
       runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
-      fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
+      // A file attached to a message counts as read: its numbered text is in the conversation.
+      fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)) || (state.attachments ?? []).some((a) => a.kind === 'file' && canonicalPath(a.path) === canonicalPath(path)),
+      changedByEarlierEdit: (path, oldText) => editedAway(state.messages, canonicalPath(path), oldText, call.id),
       callKey,
       checkpointRequest: () => this.checkpointRequest(),
     });

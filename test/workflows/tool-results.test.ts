@@ -126,3 +126,25 @@ test('an edit_file miss tells whether the run read the file: not before read_fil
   });
   expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines are 2-2\.\nLine 2 of the file is .*\nconfig\.toml, 3 lines/);
 });
+
+test('a file attached to the prompt counts as read; a miss on lines the run\'s own edit changed says so; an edit shows the file as it is now', async () => {
+  const scenario = `tools-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { text: 'Fixing.', toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "x"', new_text: 'name = "y"' } }] },
+    // The model's picture is still the file before its edit.
+    { text: 'Again.', toolCalls: [{ id: 'e2', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "x"', new_text: 'name = "z"' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({ 'config.toml': '[provider]\nname = "x"\n' });
+  const handle = await h.start({ prompt: 'Set the name in config.toml', model: scenario, workspace, stream: false, permissionMode: 'auto', attachMentionedPaths: 'plain' });
+  await handle.result();
+  const messages = await handle.query(messagesQuery);
+  const results = messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result') as Array<{ tool_use_id: string; content: string }>;
+  expect(results.find((r) => r.tool_use_id === 'e1')?.content).toBe(
+    'Edited config.toml\nconfig.toml now, 2 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: [provider]\n2: name = "y"',
+  );
+  const miss = results.find((r) => r.tool_use_id === 'e2')?.content ?? '';
+  expect(miss).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nold_text was in the file before your own earlier edit_file of it in this run, which changed those lines: edit the file as it is now\.\n/);
+  // Attached to the prompt: read, so the miss does not say it was guessed.
+  expect(miss).not.toContain('had not read');
+});
