@@ -30,7 +30,7 @@ export const handlerErrorResult = (toolUseId: string, errorType: string, message
 /** A call a PreToolUse hook blocked: it did not run. */
 export const hookBlockedResult = (toolUseId: string, reason: string): ToolResultBlock => toolResult(toolUseId, `Blocked by a PreToolUse hook: ${reason}`, true);
 /** An edit_file result that showed the whole file, numbered (a small file's miss, or its edit). */
-const SHOWN_WHOLE = /, \d+ lines?, numbered as read_file numbers them/;
+export const SHOWN_WHOLE = /, \d+ lines?, numbered as read_file numbers them/;
 
 /** Every tool result's text by its call id. */
 function resultTexts(messages: readonly Message[]): Map<string, string> {
