@@ -104,6 +104,7 @@ async function runTask(python: string, task: EvalTask, options: Options): Promis
   const result: TrialResult = {
     task: task.name,
     trial: 1,
+    mode: 'mini-swe-agent',
     workflowId: '',
     workspace,
     pass: false,

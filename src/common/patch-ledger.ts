@@ -189,4 +189,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: "the run-start checkpoint (step 0) taken at the run's start, beside the settings read, whether or not a round would write",
     state: 'active',
   },
+  {
+    id: 'syntax-gate',
+    shipped: '2026-12-03',
+    version: '0.3.0',
+    keeps: 'a final answer taken without checking that the Python, JavaScript and JSON files the run changed still parse',
+    state: 'active',
+  },
 ];

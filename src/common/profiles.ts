@@ -9,6 +9,8 @@ export interface ModelProfile {
   attachMentionedPaths: 'at' | 'plain' | 'off';
   modelSettings: { temperature?: number; maxOutputTokens?: number };
   attachments: { maxFiles: number; maxFileChars: number; maxTotalChars: number };
+  /** Working habits for the system prompt, before the input's own `appendSystemPrompt` (both are kept). */
+  guidance?: string;
 }
 
 export const MODEL_PROFILES = {
@@ -18,11 +20,15 @@ export const MODEL_PROFILES = {
    * and attachments that leave room in a small context.
    */
   'small-local': {
-    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters',
+    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters, whole-file writes of small files and the code\'s own examples run before the answer',
     finalAnswer: 'tool',
     attachMentionedPaths: 'plain',
     modelSettings: { temperature: 0.2, maxOutputTokens: 1024 },
     attachments: { maxFiles: 4, maxFileChars: 8_000, maxTotalChars: 12_000 },
+    // A 1.5B model's piecewise edit_file calls leave half-edited bodies behind; one whole-file
+    // write of a small file needs no old_text to match. Its own examples catch a wrong body early.
+    guidance:
+      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names.',
   },
 } as const satisfies Record<string, ModelProfile>;
 
@@ -50,6 +56,7 @@ export function withProfile(raw: Record<string, unknown>): Record<string, unknow
     finalAnswer: profile.finalAnswer,
     attachMentionedPaths: profile.attachMentionedPaths,
     ...raw,
+    ...(profile.guidance ? { appendSystemPrompt: [profile.guidance, typeof raw.appendSystemPrompt === 'string' ? raw.appendSystemPrompt : ''].filter(Boolean).join('\n\n') } : {}),
     modelSettings: { ...profile.modelSettings, ...(isObject(raw.modelSettings) ? raw.modelSettings : {}) },
     attachments: { ...profile.attachments, ...(isObject(raw.attachments) ? raw.attachments : {}) },
   };

@@ -9,6 +9,8 @@ export interface ToolRequest {
   sandbox?: SandboxRequest;
   /** edit_file: whether the run read or wrote this file before (a miss then says so); unknown when absent. */
   fileRead?: boolean;
+  /** edit_file: an earlier edit_file of this run replaced text holding this call's old_text (a miss then says so). */
+  changedByEarlierEdit?: boolean;
   /** The call's idempotency key, `<workflow id>/<tool call id>`: the same for every attempt and run of the conversation. */
   callId?: string;
   /**

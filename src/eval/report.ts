@@ -30,11 +30,13 @@ export function seconds(ms: number): string {
 
 /** One row a trial, in task order, then the totals. */
 export function formatResults(results: TrialResult[]): string {
+  const mixed = results.some((r) => r.mode !== 'loop');
   const rows = [...results]
-    .sort((a, b) => a.task.localeCompare(b.task) || a.trial - b.trial)
+    .sort((a, b) => a.task.localeCompare(b.task) || a.mode.localeCompare(b.mode) || a.trial - b.trial)
     .map((r) => [
       r.task,
       String(r.trial),
+      ...(mixed ? [r.mode] : []),
       r.pass ? styled('pass', pc.green) : styled('FAIL', pc.red),
       String(r.iterations),
       (r.inputTokens + r.outputTokens).toLocaleString('en-US'),
@@ -42,10 +44,39 @@ export function formatResults(results: TrialResult[]): string {
       r.stopReason,
       r.workflowId,
     ]);
-  const table = formatTable(['TASK', 'TRIAL', 'PASS', 'ITER', 'TOKENS', 'WALL', 'STOP', 'WORKFLOW'], rows);
+  const table = formatTable(['TASK', 'TRIAL', ...(mixed ? ['MODE'] : []), 'PASS', 'ITER', 'TOKENS', 'WALL', 'STOP', 'WORKFLOW'], rows);
   const s = summarise(results);
   const total = `passed ${s.passed}/${s.trials} (${Math.round(s.passRate * 100)}%) · ${s.iterations} iterations · ${s.tokens.toLocaleString('en-US')} tokens · ${seconds(s.wallMs)} of runs`;
-  return `${table}\n${pc.bold(total)}`;
+  // Modes side by side have their totals each (a sum over both would count the baseline as the loop's).
+  return mixed ? `${table}\n\n${formatComparison(results)}` : `${table}\n${pc.bold(total)}`;
+}
+
+/** Each mode's results apart: `{ loop, 'model-alone' }`, the modes that ran. */
+export function summariseByMode(results: TrialResult[]): Partial<Record<TrialResult['mode'], EvalSummary>> {
+  const modes = [...new Set(results.map((r) => r.mode))];
+  return Object.fromEntries(modes.map((mode) => [mode, summarise(results.filter((r) => r.mode === mode))]));
+}
+
+/** One row a task, the loop's and the model alone's passes side by side, then the totals and their ratio. */
+export function formatComparison(results: TrialResult[]): string {
+  const tasks = [...new Set(results.map((r) => r.task))].sort();
+  const cell = (task: string, mode: TrialResult['mode']) => {
+    const runs = results.filter((r) => r.task === task && r.mode === mode);
+    if (runs.length === 0) return '-';
+    const passed = runs.filter((r) => r.pass).length;
+    const text = `${passed}/${runs.length}${runs.length === 1 ? ` ${runs[0]?.stopReason}` : ''}`;
+    return passed > 0 ? styled(text, pc.green) : text;
+  };
+  const peer = results.some((r) => r.mode === 'mini-swe-agent');
+  const table = formatTable(
+    ['TASK', 'LOOP', 'MODEL ALONE', ...(peer ? ['MINI-SWE-AGENT'] : [])],
+    tasks.map((task) => [task, cell(task, 'loop'), cell(task, 'model-alone'), ...(peer ? [cell(task, 'mini-swe-agent')] : [])]),
+  );
+  const by = summariseByMode(results);
+  const loop = by.loop?.passed ?? 0;
+  const alone = by['model-alone']?.passed ?? 0;
+  const ratio = alone > 0 ? ` · loop ÷ model alone ${(loop / alone).toFixed(2)}` : '';
+  return `${table}\n${pc.bold(`loop ${loop}/${by.loop?.trials ?? 0} · model alone ${alone}/${by['model-alone']?.trials ?? 0}${ratio}`)}`;
 }
 
 /** `0.8`, `80%` or `80` (percent): a fraction of 1. */

@@ -32,6 +32,11 @@ export interface TrialSettings {
 export interface TrialResult {
   task: string;
   trial: number;
+  /**
+   * `loop`: an agentRun; `model-alone`: one request to the model, its code applied
+   * (src/eval/model-alone.ts); `mini-swe-agent`: the peer (evals/peer/mini-swe-agent.ts).
+   */
+  mode: 'loop' | 'model-alone' | 'mini-swe-agent';
   workflowId: string;
   workspace: string;
   pass: boolean;
@@ -82,13 +87,19 @@ function acceptanceCommand(task: EvalTask): string | undefined {
   return task.acceptance ? task.check : undefined;
 }
 
+/** A fresh copy of the task's workspace in a temporary directory, kept afterwards. */
+export function trialWorkspace(task: EvalTask): string {
+  const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), `bareagent-eval-${task.name}-`)));
+  copyTemplate(task.template, workspace);
+  return workspace;
+}
+
 /**
  * One trial: a fresh copy of the task's workspace (kept afterwards, to look at or fork from), the
  * run to its end, then the check command in the same sandbox the run's own commands get.
  */
 export async function runTrial(client: Client, task: EvalTask, trial: number, settings: TrialSettings): Promise<TrialResult> {
-  const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), `bareagent-eval-${task.name}-`)));
-  copyTemplate(task.template, workspace);
+  const workspace = trialWorkspace(task);
   const workflowId = `${settings.idPrefix}-${task.name}-${trial}`;
   const started = Date.now();
   await client.workflow.start(WORKFLOW_TYPE, {
@@ -110,6 +121,7 @@ export async function runTrial(client: Client, task: EvalTask, trial: number, se
   const result: TrialResult = {
     task: task.name,
     trial,
+    mode: 'loop',
     workflowId,
     workspace,
     pass: false,
@@ -121,10 +133,15 @@ export async function runTrial(client: Client, task: EvalTask, trial: number, se
     wallMs,
     ...(outcome.status === 'completed' ? { finalAnswer: outcome.result.text } : { error: outcome.message }),
   };
-  let pass = true;
+  return { ...result, ...(await checkTrial(task, workspace, result.finalAnswer)) };
+}
+
+/** The task's verdict on a finished trial: its answer pattern against the final answer, its check command in the sandbox. */
+export async function checkTrial(task: EvalTask, workspace: string, finalAnswer: string | undefined): Promise<Pick<TrialResult, 'pass' | 'check' | 'answerMatched'>> {
+  const verdict: Pick<TrialResult, 'pass' | 'check' | 'answerMatched'> = { pass: true };
   if (task.answer !== undefined) {
-    result.answerMatched = result.finalAnswer !== undefined && new RegExp(task.answer, 'i').test(result.finalAnswer);
-    pass &&= result.answerMatched;
+    verdict.answerMatched = finalAnswer !== undefined && new RegExp(task.answer, 'i').test(finalAnswer);
+    verdict.pass &&= verdict.answerMatched;
   }
   if (task.check !== undefined) {
     const checked = await runShell(task.check, {
@@ -133,11 +150,10 @@ export async function runTrial(client: Client, task: EvalTask, trial: number, se
       timeoutMs: task.checkTimeoutSeconds * 1000,
       maxChars: 4000,
     });
-    result.check = { exitCode: checked.exitCode, timedOut: checked.timedOut, output: checked.output.slice(-1000) };
-    pass &&= checked.exitCode === 0 && !checked.timedOut;
+    verdict.check = { exitCode: checked.exitCode, timedOut: checked.timedOut, output: checked.output.slice(-1000) };
+    verdict.pass &&= checked.exitCode === 0 && !checked.timedOut;
   }
-  result.pass = pass;
-  return result;
+  return verdict;
 }
 
 async function withRetries<T>(read: () => Promise<T>, attempts = 4): Promise<T> {

@@ -17,6 +17,17 @@ export const DEFAULT_FAILURE_LIMITS: FailureLimits = { warnAt: 3, stopAt: 5 };
 
 export const REPEATED_FAILURE_MESSAGE = 'The same call has failed the same way several times; change the approach before trying it again';
 
+/**
+ * Added to the warning when the call that keeps failing is an edit_file: the one call that would
+ * work. A small file was shown whole, numbered, in the miss just above: rewrite it whole, which
+ * needs no old_text to match. A larger one: read it, and copy old_text from what read_file shows.
+ */
+export function editFailureNudge(filePath: string, shownWhole: boolean): string {
+  return shownWhole
+    ? `Stop editing ${filePath} piece by piece: the result above shows it as it is now. Call write_file with file_path ${JSON.stringify(filePath)} and the whole new content of the file (without the "12: " line prefixes).`
+    : `Call read_file on ${filePath} now and copy old_text exactly from its output (without the "12: " line prefixes), or change a smaller part of the file.`;
+}
+
 export type ActionFailureVerdict =
   | { kind: 'ok' }
   | { kind: 'warn'; count: number }

@@ -19,6 +19,8 @@ export interface BuiltInToolContext {
   guard: typeof checkPermission;
   /** Whether the conversation read or wrote this file already: edit_file's miss says so when it did not. */
   fileRead?(path: string): boolean;
+  /** Whether the conversation's own earlier edit_file of this file replaced text holding old_text: a miss says so. */
+  changedByEarlierEdit?(path: string, oldText: string): boolean;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** The call's idempotency key (BAREAGENT_CALL_ID for a command). */
@@ -44,7 +46,7 @@ function validate(name: ToolName, input: unknown): { args: unknown } | { invalid
   return checkArguments(builtInDescriptor(name), toolSchemas[name], input);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
   const { effect, commandArgument } = builtInDescriptor(name);
   // A command runs in the sandbox, for as long as its own timeout allows.
   const command = commandArgument !== undefined;
@@ -59,8 +61,10 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const activity = proxy[name as keyof typeof proxy] as unknown as {
     executeWithOptions(options: object, args: unknown[]): Promise<ToolOutcome>;
   };
-  const read = name === 'edit_file' && fileRead ? { fileRead: fileRead((input as { file_path: string }).file_path) } : {};
+  const edit = name === 'edit_file' ? (input as { file_path: string; old_text: string }) : undefined;
+  const read = edit && fileRead ? { fileRead: fileRead(edit.file_path) } : {};
+  const changed = edit && changedByEarlierEdit?.(edit.file_path, edit.old_text) ? { changedByEarlierEdit: true } : {};
   // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
   const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...read, ...(checkpoint ? { checkpoint } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...read, ...changed, ...(checkpoint ? { checkpoint } : {}) }]);
 }

@@ -3,7 +3,10 @@ import type { AgentRunConfig } from '../common/input';
 import type { AgentRunResult } from '../common/wire';
 import { durationToMs } from '../common/duration';
 import type { Transition } from '../loop/transitions';
-import { runAcceptance } from './acceptance';
+import { patched } from '@temporalio/workflow';
+import { runAcceptance, runSyntaxCheck } from './acceptance';
+import { MAX_SYNTAX_REFUSALS, changedSourceFiles, syntaxRefusal } from '../loop/syntax-check';
+import { SYNTAX_GATE } from './patches';
 import type { JobBoard } from './job-board';
 import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
@@ -32,6 +35,19 @@ export async function proposeCompletion({ config, state, board, report, hooks }:
     state.stopRefused = true;
     state.messages.push({ role: 'user', content: `A Stop hook refused to let the run end: ${refused}\nThe task is not done yet: continue.` });
     return { kind: 'stop_refused', reason: refused };
+  }
+  // Asked only where the run changed a file the gate checks: a run without one commands nothing new.
+  if (changedSourceFiles(state.messages).length > 0 && patched(SYNTAX_GATE)) {
+    report.setPhase('checking_acceptance');
+    const syntax = await runSyntaxCheck(config, state);
+    if (syntax && !syntax.passed) {
+      state.syntaxRefusals = (state.syntaxRefusals ?? 0) + 1;
+      if (state.syntaxRefusals > MAX_SYNTAX_REFUSALS) {
+        return { kind: 'stop', reason: 'acceptance_failed', message: `Syntax check failed ${state.syntaxRefusals} times: files the run changed do not parse`, detail: syntax.output.slice(0, 500) };
+      }
+      state.messages.push({ role: 'user', content: syntaxRefusal(syntax.output, state.syntaxRefusals) });
+      return { kind: 'acceptance_failed', attempts: state.syntaxRefusals, output: syntax.output };
+    }
   }
   if (config.acceptance) {
     report.setPhase('checking_acceptance');

@@ -14,3 +14,5 @@
  */
 /** The run-start checkpoint taken before the first round that may write, not at the start (0.2.0: at the start). */
 export const LAZY_START_CHECKPOINT = 'lazy-start-checkpoint';
+/** A final answer refused while a Python, JavaScript or JSON file the run changed no longer parses (0.2.0: taken). */
+export const SYNTAX_GATE = 'syntax-gate';

@@ -54,6 +54,8 @@ export const RunState = z.object({
   /** This turn's truncated pieces and empty replies (src/loop/reply.ts); absent in older carried state. */
   reply: z.object({ recoveries: z.number().int().min(0), answerSoFar: z.string(), emptyReplies: z.number().int().min(0) }).optional(),
   acceptanceAttempts: z.number().int().min(0),
+  /** Final answers refused because a file the run changed no longer parses (src/loop/syntax-check.ts); absent in older carried state. */
+  syntaxRefusals: z.number().int().min(0).optional(),
   lastText: z.string(),
   stream: StreamState.transform((stream) => stream as unknown as WorkflowStreamState).optional(),
   /** Runs with `finalAnswer: "tool"`: text the model wrote outside a call, kept as notes, not answers. */

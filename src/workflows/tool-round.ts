@@ -3,11 +3,11 @@ import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
-import { REPEATED_FAILURE_MESSAGE } from '../loop/action-failures';
+import { REPEATED_FAILURE_MESSAGE, editFailureNudge } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
-import { filesSeen } from '../loop/tool-results';
+import { SHOWN_WHOLE, editedAway, filesSeen } from '../loop/tool-results';
 import { canonicalPath } from '../loop/workspace-path';
 import type { Transition } from '../loop/transitions';
 import type { HumanChannel } from './human-channel';
@@ -72,6 +72,7 @@ export class ToolRound {
     let evidence = 0;
     let warned = false;
     let failureWarned = false;
+    let failingEdit: { path: string; whole: boolean } | undefined;
     for (let next = 0; next < calls.length; ) {
       // Consecutive read-only calls run at once (runs recorded before ran them one by one); their
       // results still enter the history, the stream and the loop detector in the reply's order.
@@ -94,6 +95,8 @@ export class ToolRound {
         if (seen.newEvidence) evidence += 1;
         if (seen.actionWarned) warned = true;
         if (seen.failureWarned) failureWarned = true;
+        const path = call.name === 'edit_file' ? (call.input as { file_path?: unknown } | null)?.file_path : undefined;
+        if ((seen.failureWarned || seen.actionWarned) && result.is_error && typeof path === 'string') failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
         if (seen.stop) {
           state.messages.push({ role: 'user', content: results });
           this.lost.record();
@@ -103,7 +106,10 @@ export class ToolRound {
       }
     }
     // The third repeat without new evidence gets a nudge, inside the same tool round (src/loop/loop-detector.ts).
-    const nudges = failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : [];
+    const nudges = [
+      ...(failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : []),
+      ...(failingEdit ? [editFailureNudge(failingEdit.path, failingEdit.whole)] : []),
+    ];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
     this.lost.record();
@@ -163,7 +169,9 @@ export class ToolRound {
       policy,
       guard: this.context.guard,
       runWorkflowTool: (name, args) => this.runWorkflowTool(name, args),
-      fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)),
+      // A file attached to a message counts as read: its numbered text is in the conversation.
+      fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)) || (state.attachments ?? []).some((a) => a.kind === 'file' && canonicalPath(a.path) === canonicalPath(path)),
+      changedByEarlierEdit: (path, oldText) => editedAway(state.messages, canonicalPath(path), oldText, call.id),
       callKey,
       checkpointRequest: () => this.checkpointRequest(),
     });

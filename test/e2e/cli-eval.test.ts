@@ -125,3 +125,53 @@ test('a task file with a mistake is refused with its path and the field', async 
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('--min-pass must be a fraction');
 });
+
+test('--baseline model-alone asks the model once per task, applies its code, checks it the same way, and prints both side by side', async () => {
+  const stub = "/** Twice n. @example double(2) // 4 */\nfunction double(n) {\n  throw new Error('not implemented');\n}\n\nmodule.exports = { double };\n";
+  const requests: string[] = [];
+  h.model.setScenario('eval-baseline', (body) => {
+    const prompt = String(body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? '');
+    requests.push(prompt);
+    // The baseline's one request: the prompt, the named file fenced under its path, the ask.
+    if (prompt.includes('Reply with the finished code')) return { text: 'Here it is:\n```js\nfunction double(n) {\n  return n * 2;\n}\n```\n', usage };
+    // The loop's run answers at once without touching the file.
+    return { text: 'Done.', usage };
+  });
+  const suite = writeSuite({
+    double: {
+      task: { prompt: 'EVAL complete double in solution.js', check: "node -e \"process.exit(require('./solution.js').double(21) === 42 ? 0 : 1)\"" },
+      files: { 'solution.js': stub },
+    },
+  });
+  const json = path.join(suite, 'report.json');
+  // The baseline's request goes from the eval's own process, to the provider its environment names.
+  const withProvider = { ...env, OPENAI_BASE_URL: h.model.url, OPENAI_API_KEY: 'sk-test' };
+  const out = await runCli(['eval', suite, '-m', 'eval-baseline', '--baseline', 'model-alone', '--json-file', json, '--min-pass', '1'], withProvider);
+  // --min-pass judges the loop, which failed here.
+  expect(out.code).toBe(1);
+  expect(out.stdout).toMatch(/^TASK\s+TRIAL\s+MODE\s+PASS/m);
+  expect(out.stdout).toMatch(/^TASK\s+LOOP\s+MODEL ALONE/m);
+  expect(out.stdout).toMatch(/^double\s+0\/1 final_answer\s+1\/1 answered/m);
+  expect(out.stdout).toContain('loop 0/1 · model alone 1/1');
+  const baselineAsk = requests.find((r) => r.includes('Reply with the finished code'));
+  expect(baselineAsk).toContain(`solution.js:\n\`\`\`javascript\n${stub}\`\`\``);
+
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { modes: string[]; summaryByMode: Record<string, { passed: number; trials: number }>; results: TrialResult[] };
+  expect(report.modes).toEqual(['model-alone', 'loop']);
+  expect(report.summaryByMode).toMatchObject({ loop: { passed: 0, trials: 1 }, 'model-alone': { passed: 1, trials: 1 } });
+  const alone = report.results.find((r) => r.mode === 'model-alone')!;
+  expect(alone).toMatchObject({ pass: true, workflowId: '', iterations: 1, inputTokens: 100, outputTokens: 10, stopReason: 'answered', check: { exitCode: 0 } });
+  // The function replaced, the rest of the file (its JSDoc, its export) kept.
+  expect(readFileSync(path.join(alone.workspace, 'solution.js'), 'utf8')).toBe('/** Twice n. @example double(2) // 4 */\nfunction double(n) {\n  return n * 2;\n}\n\nmodule.exports = { double };\n');
+  const loop = report.results.find((r) => r.mode === 'loop')!;
+  expect(loop.workspace).not.toBe(alone.workspace);
+  expect(readFileSync(path.join(loop.workspace, 'solution.js'), 'utf8')).toBe(stub);
+
+  // Only the baseline; --no-loop alone is refused.
+  const only = await runCli(['eval', suite, '-m', 'eval-baseline', '--baseline', 'model-alone', '--no-loop', '--min-pass', '1'], withProvider);
+  expect(only.code).toBe(0);
+  expect(only.stdout).toContain('loop 0/0 · model alone 1/1');
+  const refused = await runCli(['eval', suite, '--no-loop'], env);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('--no-loop needs --baseline model-alone');
+});

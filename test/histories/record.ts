@@ -538,6 +538,17 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Fix greet.js', model: 'm', workspace, permissionMode: 'auto', appendSystemPrompt: 'Keep answers short.' }),
   },
   {
+    // The syntax gate: an answer refused while the file the run wrote does not parse, then taken.
+    name: 'syntax-gate',
+    scenario: [
+      { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'solution.py', content: 'def f(x):\n    return x *\n' } }] },
+      { text: 'Done.' },
+      { toolCalls: [{ id: 'w2', name: 'write_file', arguments: { file_path: 'solution.py', content: 'def f(x):\n    return x * 2\n' } }] },
+      { text: 'Done now.' },
+    ],
+    input: (workspace) => ({ prompt: 'Write f in solution.py', model: 'm', workspace, permissionMode: 'auto' }),
+  },
+  {
     name: 'invalid-input',
     scenario: [],
     input: () => ({ prompt: '', colour: 'blue' }),

@@ -44,6 +44,9 @@ describe('profiles', () => {
       modelSettings: { temperature: 0.7, maxOutputTokens: 1024 },
       attachments: { maxFiles: 2, maxFileChars: 8_000, maxTotalChars: 12_000 },
     });
+    // Its guidance goes to the system prompt before the input's own addition, which is kept.
+    const appended = parseAgentRunInput({ prompt: 'x', profile: 'small-local', appendSystemPrompt: 'Be brief.' });
+    expect(appended.ok && appended.config.appendSystemPrompt).toMatch(/^To change a small file \(under about 80 lines\), call write_file with its whole new content instead of edit_file\. Before final_answer, run the code's own examples or tests .*\n\nBe brief\.$/s);
   });
 
   test('without a profile the defaults are unchanged: text answers, @ mentions only, no model settings', () => {

@@ -88,7 +88,7 @@ describe('confinement', () => {
     expect(readdirSync(outside)).toEqual(['secret.txt']);
     // A dangling symlink that stays inside is an ordinary new file.
     symlinkSync(path.join(root, 'later.txt'), path.join(root, 'alias.txt'));
-    expect(await writeFile(root, args('write_file', { file_path: 'alias.txt', content: 'in' }))).toBe('Wrote 2 bytes to alias.txt');
+    expect(await writeFile(root, args('write_file', { file_path: 'alias.txt', content: 'in' }))).toBe(`Wrote 2 bytes to alias.txt\nalias.txt now, 1 line, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: in`);
     expect(readFileSync(path.join(root, 'later.txt'), 'utf8')).toBe('in');
   });
   test('glob lists nothing outside: not through a symlinked directory, not with ".." hidden in braces or extglobs', async () => {
@@ -107,13 +107,11 @@ describe('symlinks that stay inside', () => {
     symlinkSync('src/app.ts', path.join(root, 'app-alias.ts'));
     symlinkSync(path.join(root, 'src'), path.join(root, 'link-in'));
     expect(await readFile(root, args('read_file', { file_path: 'app-alias.ts', limit: 1 }))).toMatch(/^1: const a = 1;\n\[lines 1-1 of 3/);
-    expect(await editFile(root, args('edit_file', { file_path: 'app-alias.ts', old_text: 'a = 1', new_text: 'a = 3' }))).toBe(
-      'Edited app-alias.ts',
+    expect(await editFile(root, args('edit_file', { file_path: 'app-alias.ts', old_text: 'a = 1', new_text: 'a = 3' }))).toMatch(
+      /^Edited app-alias.ts\napp-alias.ts now, 3 lines, numbered as read_file numbers them .*\n1: const a = 3;\n/,
     );
     expect(readFileSync(path.join(root, 'src', 'app.ts'), 'utf8')).toContain('const a = 3;');
-    expect(await writeFile(root, args('write_file', { file_path: 'link-in/new/deep.txt', content: 'x' }))).toBe(
-      'Wrote 1 bytes to link-in/new/deep.txt',
-    );
+    expect(await writeFile(root, args('write_file', { file_path: 'link-in/new/deep.txt', content: 'x' }))).toMatch(/^Wrote 1 bytes to link-in\/new\/deep.txt\n/);
     expect(readFileSync(path.join(root, 'src', 'new', 'deep.txt'), 'utf8')).toBe('x');
     expect(await grep(root, args('grep', { pattern: 'const b', path: 'link-in' }))).toBe('link-in/app.ts:2: const b = 2;');
   });
@@ -122,13 +120,13 @@ describe('symlinks that stay inside', () => {
 describe('write_file and edit_file', () => {
   test('write_file creates parent folders', async () => {
     expect(await writeFile(root, args('write_file', { file_path: 'docs/new/guide.md', content: 'hello' }))).toBe(
-      'Wrote 5 bytes to docs/new/guide.md',
+      `Wrote 5 bytes to docs/new/guide.md\ndocs/new/guide.md now, 1 line, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: hello`,
     );
     expect(readFileSync(path.join(root, 'docs/new/guide.md'), 'utf8')).toBe('hello');
   });
   test('edit_file replaces the first match only, and says when old_text is missing', async () => {
     writeFileSync(path.join(root, 'twice.txt'), 'one two one');
-    expect(await editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'one', new_text: 'ONE' }))).toBe('Edited twice.txt');
+    expect(await editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'one', new_text: 'ONE' }))).toBe(`Edited twice.txt\ntwice.txt now, 1 line, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: ONE two one`);
     expect(readFileSync(path.join(root, 'twice.txt'), 'utf8')).toBe('ONE two one');
     await expect(editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'three', new_text: 'x' }))).rejects.toThrow(
       'old_text not found in file',
@@ -247,3 +245,38 @@ describe('bash', () => {
   });
 });
 
+
+describe('what a successful edit or write shows', () => {
+  const N = 'numbered as read_file numbers them (the "12: " prefixes are not part of the file):';
+  test('a small file is shown whole after an edit, numbered as read_file numbers it, so the next edit copies it as it is now', async () => {
+    writeFileSync(path.join(root, 'solution.py'), 'def f(x):\n    """Twice x."""\n    raise NotImplementedError\n');
+    const result = await editFile(root, args('edit_file', { file_path: 'solution.py', old_text: '    raise NotImplementedError', new_text: '    y = x * 2\n    return y' }));
+    expect(result).toBe(`Edited solution.py\nsolution.py now, 4 lines, ${N}\n1: def f(x):\n2:     """Twice x."""\n3:     y = x * 2\n4:     return y`);
+    // The same numbering as read_file's.
+    expect(await readFile(root, args('read_file', { file_path: 'solution.py' }))).toContain('3:     y = x * 2\n4:     return y');
+  });
+  test('a large file shows the edited lines with three of context, numbered by their place in the file', async () => {
+    writeFileSync(path.join(root, 'big.js'), Array.from({ length: 300 }, (_, i) => `const v${i} = ${i};`).join('\n'));
+    const result = await editFile(root, args('edit_file', { file_path: 'big.js', old_text: 'const v150 = 150;', new_text: 'const v150 = 1;\nconst extra = 2;' }));
+    expect(result).toBe(
+      `Edited big.js\nbig.js now, lines 148-155 of 301, ${N}\n148: const v147 = 147;\n149: const v148 = 148;\n150: const v149 = 149;\n151: const v150 = 1;\n152: const extra = 2;\n153: const v151 = 151;\n154: const v152 = 152;\n155: const v153 = 153;`,
+    );
+  });
+  test('a large write shows nothing more than its line; an empty one too', async () => {
+    expect(await writeFile(root, args('write_file', { file_path: 'large.txt', content: 'x\n'.repeat(200) }))).toBe('Wrote 400 bytes to large.txt');
+    expect(await writeFile(root, args('write_file', { file_path: 'empty.txt', content: '' }))).toBe('Wrote 0 bytes to empty.txt');
+  });
+  test('a miss on text the run\'s own earlier edit changed says so, before the usual explanation', async () => {
+    writeFileSync(path.join(root, 'a.py'), 'def f():\n    return 0\n');
+    const edit = { file_path: 'a.py', old_text: '    raise NotImplementedError', new_text: '    return 1' };
+    const miss = await editFile(root, args('edit_file', edit), true, true).catch((err: Error) => err.message);
+    expect(miss.split('\n').slice(0, 2)).toEqual([
+      'old_text not found in file a.py.',
+      'old_text was in the file before your own earlier edit_file of it in this run, which changed those lines: edit the file as it is now.',
+    ]);
+    expect(miss).toContain('a.py, 3 lines, numbered as read_file numbers them');
+    // Without that knowledge, the miss as before.
+    const plain = await editFile(root, args('edit_file', edit), true).catch((err: Error) => err.message);
+    expect(plain).not.toContain('earlier edit_file');
+  });
+});

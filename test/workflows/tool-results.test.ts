@@ -126,3 +126,47 @@ test('an edit_file miss tells whether the run read the file: not before read_fil
   });
   expect(results[2]?.content).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nThe closest lines are 2-2\.\nLine 2 of the file is .*\nconfig\.toml, 3 lines/);
 });
+
+test('a file attached to the prompt counts as read; a miss on lines the run\'s own edit changed says so; an edit shows the file as it is now', async () => {
+  const scenario = `tools-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { text: 'Fixing.', toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "x"', new_text: 'name = "y"' } }] },
+    // The model's picture is still the file before its edit.
+    { text: 'Again.', toolCalls: [{ id: 'e2', name: 'edit_file', arguments: { file_path: 'config.toml', old_text: 'name = "x"', new_text: 'name = "z"' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({ 'config.toml': '[provider]\nname = "x"\n' });
+  const handle = await h.start({ prompt: 'Set the name in config.toml', model: scenario, workspace, stream: false, permissionMode: 'auto', attachMentionedPaths: 'plain' });
+  await handle.result();
+  const messages = await handle.query(messagesQuery);
+  const results = messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'tool_result') as Array<{ tool_use_id: string; content: string }>;
+  expect(results.find((r) => r.tool_use_id === 'e1')?.content).toBe(
+    'Edited config.toml\nconfig.toml now, 2 lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: [provider]\n2: name = "y"',
+  );
+  const miss = results.find((r) => r.tool_use_id === 'e2')?.content ?? '';
+  expect(miss).toMatch(/^Error: ToolError: old_text not found in file config\.toml\.\nold_text was in the file before your own earlier edit_file of it in this run, which changed those lines: edit the file as it is now\.\n/);
+  // Attached to the prompt: read, so the miss does not say it was guessed.
+  expect(miss).not.toContain('had not read');
+});
+
+test('before the repeated-failure stop, an edit_file that keeps missing gets the one call that would work: for a small file, write_file of the whole file', async () => {
+  const scenario = `tools-${Math.random()}`;
+  const miss = { file_path: 'config.toml', old_text: 'name = "q"', new_text: 'name = "z"' };
+  h.model.setScenario(scenario, [
+    ...[1, 2, 3].map((n) => ({ text: 'Editing.', toolCalls: [{ id: `e${n}`, name: 'edit_file', arguments: miss }] })),
+    { text: 'Rewriting.', toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'config.toml', content: '[provider]\nname = "z"\n' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({ 'config.toml': '[provider]\nname = "x"\n' });
+  const handle = await h.start({ prompt: 'Set the name', model: scenario, workspace, stream: false, permissionMode: 'auto' });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  const messages = await handle.query(messagesQuery);
+  const nudges = messages.flatMap((m) => (m.role !== 'user' || typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text);
+  expect(nudges).toEqual([
+    'The same call has failed the same way several times; change the approach before trying it again',
+    'Stop editing config.toml piece by piece: the result above shows it as it is now. Call write_file with file_path "config.toml" and the whole new content of the file (without the "12: " line prefixes).',
+  ]);
+  // The nudge follows the third miss, whose result shows the file whole.
+  const third = messages.findIndex((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'e3'));
+  expect((messages[third]?.content as Array<{ type: string; content?: string }>)[0]?.content).toContain('config.toml, 3 lines, numbered as read_file numbers them');
+});

@@ -5,9 +5,18 @@ import { describeMiss } from './edit-miss';
 import { FileNotFoundError, FileTooLargeError } from './fs-errors';
 import { MAX_EDIT_FILE_BYTES, MAX_EDIT_TEXT_CHARS } from './limits';
 import { closeOpened, openInWorkspace } from './safe-open';
+import { editedLines, numberedRegion, withRegion } from './edited-region';
 
-/** `read`: whether the run read (or wrote) this file before; false adds that to a miss's explanation. */
-export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?: boolean): Promise<string> {
+/** After the earlier edit the model forgot: why old_text is gone. */
+export const CHANGED_BY_EARLIER_EDIT =
+  'old_text was in the file before your own earlier edit_file of it in this run, which changed those lines: edit the file as it is now.';
+
+/**
+ * What the workflow knows of the file from the run's conversation, for a miss's explanation:
+ * `read`, whether the run read (or wrote, or was shown) it, false adding that the model guessed;
+ * `changedByEarlierEdit`, that the run's own earlier edit_file replaced text holding old_text.
+ */
+export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?: boolean, changedByEarlierEdit = false): Promise<string> {
   for (const [name, text] of [['old_text', args.old_text], ['new_text', args.new_text]] as const) {
     if (text.length > MAX_EDIT_TEXT_CHARS) {
       throw new ToolError(`${name} is too long (${text.length} characters; the limit is ${MAX_EDIT_TEXT_CHARS}): use write_file instead`);
@@ -27,11 +36,16 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     }
     const text = (await readPrefix(handle, stats.size)).toString('utf8');
     const at = text.indexOf(args.old_text);
-    if (at < 0) throw new ToolError(describeMiss(text, args.old_text, { filePath: args.file_path, ...(read !== undefined ? { read } : {}) }));
+    if (at < 0) {
+      const miss = describeMiss(text, args.old_text, { filePath: args.file_path, ...(read !== undefined ? { read } : {}) });
+      if (!changedByEarlierEdit) throw new ToolError(miss);
+      const [first, ...rest] = miss.split('\n');
+      throw new ToolError([first, CHANGED_BY_EARLIER_EDIT, ...rest].join('\n'));
+    }
     const edited = text.slice(0, at) + args.new_text + text.slice(at + args.old_text.length);
     await replaceContent(root, opened, Buffer.from(edited, 'utf8'), args.file_path);
+    return withRegion(`Edited ${args.file_path}`, numberedRegion(args.file_path, edited, editedLines(edited, at, args.new_text)));
   } finally {
     await closeOpened(opened);
   }
-  return `Edited ${args.file_path}`;
 }

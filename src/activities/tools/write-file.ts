@@ -1,6 +1,7 @@
 import type { ToolArgs } from '../../common/tool-schemas';
 import { replaceContent } from './file-io';
 import { closeOpened, openInWorkspace } from './safe-open';
+import { numberedRegion, withRegion } from './edited-region';
 
 export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
   const content = Buffer.from(args.content, 'utf8');
@@ -10,5 +11,6 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   } finally {
     await closeOpened(opened);
   }
-  return `Wrote ${content.length} bytes to ${args.file_path}`;
+  // The whole file numbered when small, so that the model's next edit copies lines as they are.
+  return withRegion(`Wrote ${content.length} bytes to ${args.file_path}`, numberedRegion(args.file_path, args.content));
 }

@@ -14,7 +14,8 @@ import { temporalProfile } from '../../connection/temporal-profile';
 import { EXIT } from '../../runs/run-outcome';
 import { UsageError } from '../../runs/usage-error';
 import { isProfileName, unknownProfileMessage } from '../../common/profiles';
-import { formatResults, parseMinPass, seconds, summarise } from '../../eval/report';
+import { formatResults, parseMinPass, seconds, summarise, summariseByMode } from '../../eval/report';
+import { runModelAlone } from '../../eval/model-alone';
 import { loadSuite, type EvalTask } from '../../eval/suite';
 import { runTrial, type TrialResult, type TrialSettings } from '../../eval/trial';
 
@@ -35,7 +36,13 @@ export interface EvalFlags {
   temperature?: string;
   profile?: string;
   stream?: boolean;
+  /** `model-alone`: also ask the model once per trial, without the loop, as the baseline. */
+  baseline?: string;
+  /** `false` (`--no-loop`): only the baseline's trials. */
+  loop?: boolean;
 }
+
+const BASELINES = ['model-alone'] as const;
 
 const log = (line: string) => console.error(pc.dim(line));
 
@@ -63,6 +70,8 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
   const minPass = flags.minPass === undefined ? undefined : parseMinPass(flags.minPass);
   if (flags.minPass !== undefined && minPass === undefined) throw new UsageError(`eval: --min-pass must be a fraction such as 0.8 or a percentage such as 80% (got "${flags.minPass}")`);
   if (flags.profile !== undefined && !isProfileName(flags.profile)) throw new UsageError(`eval: --profile: ${unknownProfileMessage(flags.profile)}`);
+  if (flags.baseline !== undefined && !(BASELINES as readonly string[]).includes(flags.baseline)) throw new UsageError(`eval: --baseline must be one of ${BASELINES.join(', ')} (got "${flags.baseline}")`);
+  if (flags.loop === false && flags.baseline === undefined) throw new UsageError('eval: --no-loop needs --baseline model-alone (there would be nothing to run)');
   const maxWallClock = flags.maxWallClock ?? '5m';
   if (!DurationString.safeParse(maxWallClock).success) throw new UsageError(`eval: --max-wall-clock must be a duration such as "5m" (got "${maxWallClock}")`);
 
@@ -91,8 +100,11 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
       ...(flags.temperature !== undefined ? { temperature: temperature(flags.temperature) } : {}),
       ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
     };
-    const jobs = tasks.flatMap((task) => Array.from({ length: trials }, (_, i) => ({ task, trial: i + 1 })));
-    log(`Eval: ${tasks.length} tasks × ${trials} trials, ${concurrency} at a time; workflow ids ${settings.idPrefix}-<task>-<trial>`);
+    const modes: Array<TrialResult['mode']> = [...(flags.baseline ? ['model-alone' as const] : []), ...(flags.loop === false ? [] : ['loop' as const])];
+    // Task by task, the baseline first: an eval stopped half-way still compares the tasks it reached.
+    const jobs = tasks.flatMap((task) => modes.flatMap((mode) => Array.from({ length: trials }, (_, i) => ({ task, trial: i + 1, mode }))));
+    const provider = providerConfigFromEnv();
+    log(`Eval: ${tasks.length} tasks × ${trials} trials (${modes.join(' and ')}), ${concurrency} at a time; workflow ids ${settings.idPrefix}-<task>-<trial>`);
     const progress = await Progress.open(jobs.length);
     const started = Date.now();
     const finished: TrialResult[] = [];
@@ -108,17 +120,19 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
         maxWallClock: settings.maxWallClock,
         temperature: settings.temperature ?? (settings.profile !== undefined ? `profile ${settings.profile}` : 'server default'),
         profile: settings.profile ?? 'none',
+        modes,
         complete: finished.length === jobs.length,
         wallMs: Date.now() - started,
         summary: summarise(finished),
+        summaryByMode: summariseByMode(finished),
         results: finished,
     });
     const writeJson = () => {
       if (flags.jsonFile) writeFileSync(flags.jsonFile, `${JSON.stringify(report(), null, 2)}\n`);
     };
-    const results = await pool(jobs, concurrency, async ({ task, trial }) => {
-      progress.start(task, trial);
-      const result = await runTrial(client, task, trial, settings).catch((err: unknown) => failedTrial(task, trial, err));
+    const results = await pool(jobs, concurrency, async ({ task, trial, mode }) => {
+      progress.start(task, trial, mode);
+      const result = await (mode === 'loop' ? runTrial(client, task, trial, settings) : runModelAlone(provider, task, trial, settings)).catch((err: unknown) => failedTrial(task, trial, mode, err));
       finished.push(result);
       writeJson();
       progress.finish(result);
@@ -126,7 +140,8 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
     });
     progress.close();
     console.log(flags.json ? visibleJson(report(), undefined, 2) : formatResults(results));
-    const summary = summarise(results);
+    // --min-pass judges the loop; the baseline's own trials count only when it ran alone.
+    const summary = summarise(flags.loop === false ? results : results.filter((r) => r.mode === 'loop'));
     if (flags.jsonFile) log(`Wrote ${flags.jsonFile}`);
     if (minPass !== undefined && summary.passRate < minPass) {
       console.error(pc.red(`Pass rate ${Math.round(summary.passRate * 100)}% is under --min-pass ${Math.round(minPass * 100)}%`));
@@ -140,10 +155,11 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
 }
 
 /** A trial the eval could not run to its end (the server went away, a query failed): a fail, with why. */
-function failedTrial(task: EvalTask, trial: number, err: unknown): TrialResult {
+function failedTrial(task: EvalTask, trial: number, mode: TrialResult['mode'], err: unknown): TrialResult {
   return {
     task: task.name,
     trial,
+    mode,
     workflowId: '',
     workspace: '',
     pass: false,
@@ -195,18 +211,22 @@ class Progress {
     return new Progress(total, createLogUpdate(process.stderr));
   }
 
-  start(task: EvalTask, trial: number): void {
-    this.running.add(`${task.name}#${trial}`);
+  private static key(task: string, trial: number, mode: TrialResult['mode']): string {
+    return `${task}#${trial}${mode === 'loop' ? '' : ` ${mode}`}`;
+  }
+
+  start(task: EvalTask, trial: number, mode: TrialResult['mode']): void {
+    this.running.add(Progress.key(task.name, trial, mode));
     this.draw();
   }
 
   finish(result: TrialResult): void {
-    this.running.delete(`${result.task}#${result.trial}`);
+    this.running.delete(Progress.key(result.task, result.trial, result.mode));
     this.done += 1;
     if (result.pass) this.passed += 1;
     if (!this.redraw) {
       const mark = result.pass ? 'pass' : 'FAIL';
-      log(`[${this.done}/${this.total}] ${visibleText(result.task)} #${result.trial}: ${mark} (${result.iterations} iterations, ${seconds(result.wallMs)}, ${visibleText(result.stopReason)})`);
+      log(`[${this.done}/${this.total}] ${visibleText(result.task)} #${result.trial}${result.mode === 'loop' ? '' : ` (${result.mode})`}: ${mark} (${result.iterations} iterations, ${seconds(result.wallMs)}, ${visibleText(result.stopReason)})`);
     }
     this.draw();
   }
@@ -237,7 +257,7 @@ export function registerEval(program: Command, settle: (code: Promise<number>) =
     .option('--concurrency <n>', 'trials run at once (default 1)')
     .option('--json', 'print every trial and the totals as JSON on stdout, in place of the table')
     .option('--json-file <file>', 'write every trial and the totals to this file as JSON (rewritten after each trial)')
-    .option('--min-pass <fraction>', 'exit 1 when the pass rate is under this, e.g. 0.8 or 80%')
+    .option('--min-pass <fraction>', "exit 1 when the loop's pass rate is under this, e.g. 0.8 or 80%")
     .option('-m, --model <name>', 'model name (default: BAREAGENT_MODEL on the worker)')
     .option('--system <text>', 'system prompt for every trial instead of the default ("" sends none)')
     .option('--task <name>', 'only this task (repeatable)', collect)
@@ -247,6 +267,8 @@ export function registerEval(program: Command, settle: (code: Promise<number>) =
     .option('--profile <name>', 'a model profile for every trial, e.g. small-local (its settings under the flags above)')
     .option('--temperature <t>', "sampling temperature of each model call, 0-2 (default: the server's)")
     .option('--no-stream', 'call the model without streaming')
+    .option('--baseline <mode>', 'also run the baseline: model-alone asks the model once per trial for the finished code, applies it and runs the same check')
+    .option('--no-loop', 'with --baseline: run only the baseline')
     .description('run a suite of tasks as durable runs, k trials each, and check each trial\'s workspace')
     .addHelpText(
       'after',
@@ -256,13 +278,17 @@ and runs an ordinary agentRun there (permission mode auto unless the task says o
 that needs a human is denied). When it ends, the task's check command runs in the same sandbox as
 the run's commands; the trial passes when it exits 0 (and the final answer matches the task's
 answer pattern, when it has one). Workflow ids are eval-<suite>-<time>-<task>-<trial>: open them in
-the Web UI, or fork one. With TEMPORAL_ADDRESS unset the embedded server is started, and a worker in
+the Web UI, or fork one. --baseline model-alone adds, per task and trial, one request to the
+model without the loop (the prompt and the files it names, asking for the finished code; the
+code blocks replace the functions they define, or the file), checked the same way, and prints
+both side by side. With TEMPORAL_ADDRESS unset the embedded server is started, and a worker in
 this process when none polls.
 
 Examples:
   bareagent eval evals/coding
   bareagent eval evals/coding --trials 3 --concurrency 2 --json-file evals.json --min-pass 0.5
-  bareagent eval evals/coding --task fix-greet --system ""      # without a system prompt`,
+  bareagent eval evals/coding --task fix-greet --system ""      # without a system prompt
+  bareagent eval evals/functions --profile small-local --temperature 0 --baseline model-alone`,
     )
     .action((dir: string, flags: EvalFlags) => settle(evalCommand(dir, flags)));
 }

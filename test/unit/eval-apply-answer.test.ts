@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { applyAnswer, applyBlock, codeBlocks, topLevelFunctions } from '../../src/eval/apply-answer';
+import { modelAloneRequest } from '../../src/eval/model-alone';
+
+/** The model-alone baseline's answer applied to the task's files: the functions a block defines, or the whole file. */
+const PY = `import math
+
+
+def area(r):
+    """Area of a circle."""
+    raise NotImplementedError
+
+
+def unrelated():
+    return 1
+`;
+
+test('a block defining the stub function replaces that function only, and brings the imports it adds', () => {
+  const block = 'import re\n\ndef area(r):\n    return math.pi * r * r\n\nprint(area(2))\n';
+  const out = applyBlock(PY, block, 'solution.py');
+  expect(out).toBe('import re\nimport math\n\n\ndef area(r):\n    return math.pi * r * r\n\n\ndef unrelated():\n    return 1\n');
+});
+
+test('a block with none of the file\'s functions is the whole new file; a file of another language too', () => {
+  expect(applyBlock(PY, 'x = 1', 'solution.py')).toBe('x = 1\n');
+  expect(applyBlock('{"a": 1}\n', '{"a": 2}\n', 'config.json')).toBe('{"a": 2}\n');
+});
+
+test('JavaScript: the function up to its closing brace is replaced, module.exports kept', () => {
+  const js = readFileSync(path.join(__dirname, '../../evals/functions/js-range/workspace/solution.js'), 'utf8');
+  const reply = 'Here:\n```javascript\nfunction range(start, end, step = 1) {\n  const out = [];\n  for (let i = start; i < end; i += step) { out.push(i); }\n  return out;\n}\n```\n';
+  const out = applyAnswer(reply, [{ path: 'solution.js', text: js }]).get('solution.js') ?? '';
+  expect(out).toContain('for (let i = start; i < end; i += step) { out.push(i); }');
+  expect(out).not.toContain('not implemented');
+  expect(out).toContain('module.exports = { range };');
+  expect(out).toContain('@example range(1, 10, 3)');
+  const mod = { exports: {} as { range?: (a: number, b: number, c?: number) => number[] } };
+  new Function('module', out)(mod);
+  expect(mod.exports.range?.(1, 10, 3)).toEqual([1, 4, 7]);
+});
+
+test('blocks go to the file named on the line before them, else to the file whose function they define', () => {
+  const files = [
+    { path: 'a.py', text: 'def a():\n    raise NotImplementedError\n' },
+    { path: 'b.py', text: 'def b():\n    raise NotImplementedError\n' },
+  ];
+  const reply = 'Usage:\n```python\nprint(1)\n```\n```python\ndef b():\n    return 2\n```\nAnd a.py:\n```python\ndef a():\n    return 1\n```\n';
+  expect(codeBlocks(reply, ['a.py', 'b.py']).map((b) => b.path)).toEqual([undefined, undefined, 'a.py']);
+  const written = applyAnswer(reply, files);
+  expect(written.get('a.py')).toBe('def a():\n    return 1\n');
+  expect(written.get('b.py')).toBe('def b():\n    return 2\n');
+  expect(applyAnswer('No code here.', files).size).toBe(0);
+});
+
+test('top-level functions: a Python body ends at the next unindented line, decorators belong to it', () => {
+  const defs = topLevelFunctions('@cache\ndef f(x):\n    if x:\n\n        return 1\nY = 2\nasync def g():\n    pass\n', 'python');
+  expect(defs).toEqual([
+    { name: 'f', start: 0, end: 5 },
+    { name: 'g', start: 6, end: 8 },
+  ]);
+});
+
+test('the request holds the prompt, each named file fenced under its path, and what to answer with', () => {
+  const text = modelAloneRequest('Complete f in a.py.', [{ path: 'a.py', text: 'def f():\n    raise NotImplementedError' }]);
+  expect(text).toBe('Complete f in a.py.\n\na.py:\n```python\ndef f():\n    raise NotImplementedError\n```\n\nReply with the finished code: each file you change, complete, in one fenced code block, with its path on the line before the block.');
+  expect(modelAloneRequest('What port?', [])).toBe('What port?\n\nAnswer in plain text.');
+});
