@@ -130,7 +130,8 @@ async function act(client: Client, startRun: StartRun, input: RunAgentInput, for
         inputDigest: payload.inputDigest,
         reason: `${payload.decision === 'deny' ? 'denied' : 'allowed'} through AG-UI`,
       }).catch((err: unknown) => {
-        throw new Refused(409, `the answer was refused: ${(err as Error).message}`);
+        const cause = (err as Error).cause as Error | undefined;
+        throw new Refused(409, `the answer was refused: ${cause?.message ?? (err as Error).message}`);
       });
     }
     return end;
