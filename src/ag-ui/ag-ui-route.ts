@@ -8,7 +8,7 @@ import { streamSSE } from 'hono/streaming';
 import { eventsQuery, statusQuery, userMessageSignal } from '../common/contract';
 import type { RunStatus } from '../common/wire';
 import { sendDecision } from '../runs/decisions';
-import { runEventFeed } from '../runs/run-event-feed';
+import { runEventFeed, type OffsetEvent } from '../runs/run-event-feed';
 import { openQuestions, readRun } from '../runs/run-snapshot';
 import { UsageError } from '../runs/usage-error';
 import { FrameMaker, framesAfter, parsePosition, type Position } from './event-frames';
@@ -105,20 +105,23 @@ async function act(client: Client, startRun: StartRun, input: RunAgentInput, for
     return undefined;
   }
   if (description.status.name !== 'RUNNING') {
-    if (input.resume?.length || prompt.trim()) throw new Refused(409, `run ${input.threadId} is ${description.status.name.toLowerCase()}: it takes no more messages or answers`);
-    return undefined;
+    throw new Refused(409, `run ${input.threadId} is ${description.status.name.toLowerCase()}: it takes no more messages or answers (send Last-Event-ID to read its events)`);
   }
   const { answers } = await readRun(client, input.threadId, [
     { name: statusQuery.name, args: [] },
     { name: eventsQuery.name, args: [0] },
   ]);
-  const [status, events] = answers as [RunStatus, Array<{ offset: number }>];
+  const [status, events] = answers as [RunStatus, OffsetEvent[]];
   const lastOffset = events.at(-1)?.offset;
   const end: Position | undefined = lastOffset === undefined ? undefined : { offset: lastOffset, n: Number.MAX_SAFE_INTEGER };
   if (input.resume?.length) {
     const questions = openQuestions(status);
+    // The response goes on from the answered question, so that another question asked with it ends the response as its own interrupt.
+    let from: Position | undefined;
     for (const entry of input.resume) {
       if (entry.status !== 'resolved') continue;
+      const asked = events.find((item) => item.event.type === 'permission_request' && item.event.requestId === entry.interruptId);
+      if (asked && (!from || asked.offset > from.offset)) from = { offset: asked.offset, n: Number.MAX_SAFE_INTEGER };
       const question = questions.find((q) => q.requestId === entry.interruptId);
       if (!question) throw new Refused(409, `question ${entry.interruptId} is not open any more (answered elsewhere, or timed out): reconnect to see how it was decided`);
       const payload = (entry.payload ?? {}) as { decision?: unknown; inputDigest?: unknown };
@@ -134,7 +137,7 @@ async function act(client: Client, startRun: StartRun, input: RunAgentInput, for
         throw new Refused(409, `the answer was refused: ${cause?.message ?? (err as Error).message}`);
       });
     }
-    return end;
+    return from ?? end;
   }
   if (prompt.trim()) await handle.signal(userMessageSignal, { text: prompt });
   return end;

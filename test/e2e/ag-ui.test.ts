@@ -27,6 +27,15 @@ beforeAll(async () => {
       { text: 'Made it.' },
       { text: 'Nothing else.' },
     ],
+    'agui-two-questions': [
+      {
+        toolCalls: [
+          { id: 'call_one', name: 'bash', arguments: { command: 'touch one.txt' } },
+          { id: 'call_two', name: 'bash', arguments: { command: 'touch two.txt' } },
+        ],
+      },
+      { text: 'Both made.' },
+    ],
     'agui-stream': [{ chunks: STREAMED, chunkDelayMs: 150 }],
   });
   worker = await WorkerProcess.start(h);
@@ -89,6 +98,29 @@ test('a turn with a tool call, its question answered as an AG-UI resume, a follo
   expect(textOf(c.events)).toBe('Nothing else.');
   const ids = [...first, ...second, ...c.events].map(idOf).filter(Boolean);
   expect(new Set(ids).size).toBe(ids.length);
+});
+
+test('two questions of one step: each ends a response as its own interrupt; a closed run takes no more input', async () => {
+  const workspace = h.workspace();
+  const c = client(`agui-${randomUUID()}`);
+  c.say('Make two files');
+  type Finished = { outcome?: { type: string; interrupts: Array<{ id: string; toolCallId: string; metadata: { inputDigest: string } }> } };
+  const answered: string[] = [];
+  let finished = (await c.agent.runAgent({ forwardedProps: { workspace, model: 'agui-two-questions' } }, c.subscriber), c.events.at(-1) as unknown as Finished);
+  while (finished.outcome?.type === 'interrupt') {
+    const [interrupt] = finished.outcome.interrupts;
+    answered.push(interrupt!.toolCallId);
+    c.events.length = 0;
+    await c.agent.runAgent({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { decision: 'allow', inputDigest: interrupt!.metadata.inputDigest } }] }, c.subscriber);
+    finished = c.events.at(-1) as unknown as Finished;
+  }
+  expect(answered.sort()).toEqual(['call_one', 'call_two']);
+  expect(textOf(c.events)).toBe('Both made.');
+  expect(existsSync(path.join(workspace, 'one.txt')) && existsSync(path.join(workspace, 'two.txt'))).toBe(true);
+
+  await h.client.workflow.getHandle(c.agent.threadId).cancel();
+  c.say('Still there?');
+  await expect(c.agent.runAgent({})).rejects.toThrow(/409: run .* is (canceled|cancelled).*Last-Event-ID/);
 });
 
 test('disconnected mid-stream, reconnected after a worker and a page restart: every event exactly once', async () => {
