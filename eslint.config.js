@@ -33,6 +33,7 @@ const LAYERS = [
   ['acp', 'mcp-server'],
   ['cli'],
   ['ui', 'eval', 'doctor'],
+  ['ag-ui'],
   ['runs', 'terminal'],
   ['cluster', 'testing'],
   ['worker'],
@@ -78,7 +79,7 @@ const ACTIVITIES_FROM_CLI = {
   regex: topFolder(['activities']),
   message: 'the CLI and the folders it imports must not import src/activities (types included): shared configuration lives in src/connection or src/common, the sandbox in src/sandbox',
 };
-const CLI_SIDE = ['acp', 'mcp-server', 'cli', 'ui', 'eval', 'doctor', 'runs', 'terminal'];
+const CLI_SIDE = ['acp', 'mcp-server', 'cli', 'ui', 'eval', 'doctor', 'ag-ui', 'runs', 'terminal'];
 
 module.exports = defineConfig(
   // Only TypeScript is linted; the two CommonJS config files are not in tsconfig's project.

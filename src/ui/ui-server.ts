@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Client } from '@temporalio/client';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { agUiRoute, type StartRun } from '../ag-ui/ag-ui-route';
 import { accessGuard, type UiEnv } from './access';
 import { allowedHosts } from './allowed-hosts';
 import { registerAnswers, type RunPageFor } from './answer-routes';
@@ -24,6 +25,8 @@ export interface UiServerOptions extends UiSettings {
   token: string;
   taskQueue: string;
   temporalUiPort: number;
+  /** Starts a run for `POST /ag-ui` after the checks `bareagent run` makes. */
+  startRun: StartRun;
   log?: (line: string) => void;
 }
 
@@ -36,6 +39,9 @@ export interface UiServer {
 const STATIC: Record<string, string> = { 'app.css': 'text/css; charset=utf-8', 'run.js': 'text/javascript; charset=utf-8' };
 /** A form answer is a few fields; anything larger is not one. */
 const MAX_BODY = 64 * 1024;
+/** An AG-UI input carries the client's whole conversation. */
+const MAX_AG_UI_BODY = 4 * 1024 * 1024;
+const tooLarge = (what: string) => ({ onError: (c: Context) => c.text(`Payload Too Large: ${what}\n`, 413) });
 
 /** The approvers' page: the inbox at `/`, a run at `/runs/:id`, its live events, the answers. */
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
@@ -48,7 +54,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const files = new Map(Object.keys(STATIC).map((name) => [name, readFileSync(path.join(__dirname, 'static', name))]));
 
   const app = new Hono<UiEnv>();
-  app.use('*', bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.text('Payload Too Large: a form answer is small\n', 413) }));
+  const formLimit = bodyLimit({ maxSize: MAX_BODY, ...tooLarge('a form answer is small') });
+  const agUiLimit = bodyLimit({ maxSize: MAX_AG_UI_BODY, ...tooLarge('an AG-UI input is at most 4 MB') });
+  app.use('*', (c, next) => (c.req.path === '/ag-ui' ? agUiLimit(c, next) : formLimit(c, next)));
   app.use('*', accessGuard({ sessions, hosts: () => hosts, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), log }));
   app.get('/static/:name', (c) => {
     const name = c.req.param('name');
@@ -63,6 +71,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   app.get('/runs/:id', async (c) => c.html(await runPageFor(c, c.req.param('id'))));
   app.get('/runs/:id/events', eventStreamRoute(client));
   registerAnswers(app, client, options.taskQueue, runPageFor);
+  app.post('/ag-ui', agUiRoute({ client, startRun: options.startRun, hosts: () => hosts }));
   app.onError((err, c) => {
     const notFound = err.name === 'WorkflowNotFoundError';
     log(`error on ${c.req.method} ${c.req.path}: ${err.message}`);

@@ -5,6 +5,10 @@ import { uiServerModule } from '../load-on-use';
 import { uiSettingsFromEnv } from '../../connection/ui-settings';
 import { loadUiToken } from '../../ui/ui-token';
 import { openStack } from '../local-stack';
+import { startCheckedRun } from '../start-run';
+
+/** A run started over AG-UI stays open this long after each answer for the thread's next message. */
+const AG_UI_IDLE = '2h';
 
 /**
  * `bareagent ui`: the approvers' page on BAREAGENT_UI_ADDR (loopback by default), connected to
@@ -22,6 +26,9 @@ export async function uiCommand(): Promise<number> {
       token: token.token,
       taskQueue: stack.config.taskQueue,
       temporalUiPort: stack.uiPort,
+      startRun: async (prompt, run) => {
+        await startCheckedRun(stack.client, stack.config, prompt, { workspace: run.workspace, id: run.workflowId, idleTimeout: AG_UI_IDLE, ...(run.model ? { model: run.model } : {}), ...(run.mode ? { mode: run.mode } : {}) });
+      },
       log: (line) => console.error(pc.dim(line)),
     });
     const base = settings.publicUrl ? settings.publicUrl.toString().replace(/\/$/, '') : server.url;
