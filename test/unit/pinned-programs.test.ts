@@ -74,6 +74,17 @@ test("relative names follow the script's cd and pushd: every folder it may be in
   });
   expect(filesNamedByCommand('cd; ./x').unpinned).toEqual(['a cd goes to the home folder: ./x is relative to it, so no digest covers it']);
   expect(filesNamedByCommand('cd /tmp; echo hi')).toEqual({ files: [], unpinned: [] });
+  // An inline script's own cd composes with its caller's.
+  expect(files("cd a; sh -c 'cd sub; bash x.sh'")).toEqual(['x.sh', 'a/x.sh', 'sub/x.sh', 'a/sub/x.sh']);
+});
+
+test("a sourced file's $0 is its caller's: its cd \"$(dirname \"$0\")\" is named, not followed to its own folder", async () => {
+  const root = workspaceRoot(mkdtempSync(path.join(os.tmpdir(), 'pins-')));
+  mkdirSync(path.join(root, 'lib'));
+  writeFileSync(path.join(root, 'lib/env.sh'), 'cd "$(dirname "$0")"\n. ./more.sh\n');
+  const found = await pinFiles(root, filesNamedByCommand('. lib/env.sh'));
+  expect(found.pins.map((p) => p.path)).toEqual(['lib/env.sh']);
+  expect(found.unpinned).toBe('lib/env.sh: a cd goes to a folder computed when it runs ("$(dirname $)"): ./more.sh is relative to it, so no digest covers it');
 });
 
 test("a script's helper after cd \"$(dirname \"$0\")\" is pinned in the script's folder, and a change there refuses", async () => {

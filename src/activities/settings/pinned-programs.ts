@@ -43,6 +43,8 @@ interface NamedFile {
   runBy?: 'shell' | 'code' | 'program';
   /** The interpreter's name, for `code`. */
   interpreter?: string;
+  /** Run by `source` or `.`: its `$0` is its caller's, so `cd "$(dirname "$0")"` in it is not followed. */
+  sourced?: boolean;
 }
 
 interface Named {
@@ -76,9 +78,11 @@ export function filesNamedByCommand(command: string, depth = 0, at: Place = WORK
     const found = filesNamedByArgv(simple.words, depth);
     named.unpinned.push(...found.unpinned);
     for (const file of found.files) {
-      if (path.isAbsolute(file.file) || file.file.startsWith('~')) named.files.push({ ...file, folders });
+      // A file found inside `sh -c '...'` starts in the folders that inline script may be in, under each of these.
+      const startsIn = (folder: string) => (file.folders ?? ['']).map((inner) => path.posix.join(folder, inner));
+      if (path.isAbsolute(file.file) || file.file.startsWith('~')) named.files.push({ ...file, ...(folders ? { folders: folders.flatMap(startsIn) } : { folders }) });
       else if (folders === undefined) named.unpinned.push(`${unknown}: ${file.file} is relative to it, so no digest covers it`);
-      else for (const folder of folders) named.files.push({ ...file, file: path.posix.join(folder, file.file), folders });
+      else for (const folder of folders) named.files.push({ ...file, file: path.posix.join(folder, file.file), folders: folders.flatMap(startsIn) });
     }
   }
   return named;
@@ -163,8 +167,9 @@ export function filesNamedByArgv(input: readonly Word[], depth = 0): Named {
   return named;
 }
 
-function scriptRunner(interpreter: string): Pick<NamedFile, 'runBy' | 'interpreter'> {
-  return SHELL.test(interpreter) || interpreter === 'source' || interpreter === '.' ? { runBy: 'shell' } : { runBy: 'code', interpreter };
+function scriptRunner(interpreter: string): Pick<NamedFile, 'runBy' | 'interpreter' | 'sourced'> {
+  if (interpreter === 'source' || interpreter === '.') return { runBy: 'shell', sourced: true };
+  return SHELL.test(interpreter) ? { runBy: 'shell' } : { runBy: 'code', interpreter };
 }
 
 /** A `#!` line's interpreter (`#!/usr/bin/env bash` → bash), or undefined. */
@@ -193,7 +198,7 @@ function runsInTurn(file: NamedFile, relative: string, bytes: Buffer, depth: num
     if (depth >= MAX_DEPTH) return { files: [], unpinned: [`${relative} runs scripts nested deeper than ${MAX_DEPTH}`] };
     if (bytes.length > MAX_SCRIPT_BYTES) return { files: [], unpinned: [`${relative} is too long to read for the files it runs`] };
     // It starts where its caller was; `$0` is the path it was run by (a sourced file's own folder, as BASH_SOURCE).
-    const inner = filesNamedByCommand(bytes.toString('utf8'), depth + 1, { folders: file.folders ?? [''], scriptFolder: path.posix.dirname(relative) });
+    const inner = filesNamedByCommand(bytes.toString('utf8'), depth + 1, { folders: file.folders ?? [''], ...(file.sourced ? {} : { scriptFolder: path.posix.dirname(relative) }) });
     return { files: inner.files, unpinned: inner.unpinned.map((why) => `${relative}: ${why}`) };
   }
   if (runBy === 'code') return { files: [], unpinned: [`${relative} may load other workspace files (${interpreter} imports) that no digest covers`] };
