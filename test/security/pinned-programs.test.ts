@@ -66,6 +66,37 @@ test('an edited hook script does not run: the call it guards is blocked and the 
   expect((await handle.query(statusQuery)).hooks).toBeDefined();
 });
 
+test("a hook script that cds to its own folder has its helper pinned there: the agent's edit of it never runs", async () => {
+  const scenario = `pinned-cd-${Math.random()}`;
+  const check = '#!/bin/bash\ncd "$(dirname "$0")"\nbash lint.sh\n';
+  const lint = 'echo linted >> ../hook-log.txt\n';
+  const evil = 'touch ../PWNED.txt\n';
+  const settings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'read_file', hooks: [{ command: 'bash scripts/check.sh' }] }] } });
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+    { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'scripts/lint.sh', old_text: lint.trim(), new_text: evil.trim() } }] },
+    { toolCalls: [{ id: 'r2', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({ '.bareagent/settings.json': settings, 'scripts/check.sh': check, 'scripts/lint.sh': lint, 'notes.md': 'notes\n' });
+  const handle = await h.start({ prompt: 'Read twice', model: scenario, workspace, stream: false, permissionRules: { deny: ['bash'] } });
+  const question = await pendingRequest(handle, 'workspace-settings');
+  // The helper is pinned where the shell will find it, with its digest, and nothing is left unpinned.
+  expect((question.input as { hooks: Array<{ pins: unknown[]; unpinned?: string }> }).hooks[0]).toMatchObject({
+    pins: expect.arrayContaining([{ path: 'scripts/lint.sh', sha256: sha256(lint) }]),
+  });
+  expect((question.input as { hooks: Array<{ unpinned?: string }> }).hooks[0]?.unpinned).toBeUndefined();
+  await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: question.requestId, decision: 'allow' }] });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  // The helper as allowed ran once, for r1; the edited one never ran.
+  expect(readFileSync(path.join(workspace, 'hook-log.txt'), 'utf8')).toBe('linted\n');
+  expect(readFileSync(path.join(workspace, 'scripts/lint.sh'), 'utf8')).toBe(evil);
+  expect(existsSync(path.join(workspace, 'PWNED.txt'))).toBe(false);
+  const got = results(await handle.query(messagesQuery));
+  expect(got.get('r2')?.is_error).toBe(true);
+  expect(got.get('r2')?.content).toMatch(/was not run: scripts\/lint\.sh changed after the run started/);
+});
+
 test('a hook whose program the agent creates after the start is refused too (pinned absent)', async () => {
   const scenario = `pinned-absent-${Math.random()}`;
   const settings = JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'write_file', hooks: [{ command: './bin/after-write' }] }] } });

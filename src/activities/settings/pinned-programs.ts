@@ -23,9 +23,17 @@ const MAX_DEPTH = 3;
 const MAX_SCRIPT_BYTES = 256 * 1024;
 /** What no digest covers, said at the question: a long script's many computed words are summed up past this. */
 const MAX_UNPINNED_SHOWN = 8;
+/** Working folders a script may be in before its relative names are said to be unresolvable. */
+const MAX_FOLDERS = 8;
+/** `$(dirname "$0")`, `$(dirname -- "${BASH_SOURCE[0]}")` and the like, as written: which variable's folder a `cd` goes to. */
+const DIRNAME_OF = /\$\(\s*dirname\s+(?:--\s+)?"?\$\{?([A-Za-z0-9_@#?*!-]+)(?:\[0\])?\}?"?\s*\)/g;
+const SCRIPT_ITSELF = new Set(['0', 'BASH_SOURCE']);
 
 interface NamedFile {
+  /** Workspace-relative (or absolute, or `~`) path, resolved against the folder the command runs in. */
   file: string;
+  /** Every folder (workspace-relative) the command naming it may be running in: the file's own commands start there. */
+  folders?: string[];
   mustExist: boolean;
   /**
    * How the file is run: `shell` (its own commands are read for the files they run in turn),
@@ -35,21 +43,81 @@ interface NamedFile {
   runBy?: 'shell' | 'code' | 'program';
   /** The interpreter's name, for `code`. */
   interpreter?: string;
+  /** Run by `source` or `.`: its `$0` is its caller's, so `cd "$(dirname "$0")"` in it is not followed. */
+  sourced?: boolean;
 }
 
 interface Named {
-  /** Workspace-relative paths the command runs, as written (relative to the workspace, where commands start). */
+  /** Workspace-relative paths the command runs, resolved against the folders it may run in (commands start at the workspace). */
   files: NamedFile[];
   unpinned: string[];
 }
 
-/** What a shell command line (a hook) runs from the workspace: the files it names, and what it cannot pin. */
-export function filesNamedByCommand(command: string, depth = 0): Named {
+/** Where a command line runs: the folders it may start in (undefined: not known), and the folder of the script it is (`$0`). */
+export interface Place {
+  folders: string[] | undefined;
+  scriptFolder?: string;
+}
+
+const WORKSPACE: Place = { folders: [''] };
+
+/**
+ * What a shell command line (a hook) runs from the workspace: the files it names, and what it cannot pin.
+ * Its `cd`s and `pushd`s are followed: every folder it may be in, at any point (a failed `cd`, a loop
+ * or a function can run a name from any of them), resolves each relative name; a `cd` to a folder
+ * not known before it runs makes relative names unresolvable, which is said.
+ */
+export function filesNamedByCommand(command: string, depth = 0, at: Place = WORKSPACE): Named {
   const named: Named = { files: [], unpinned: [] };
   const parsed = parseShell(command);
   if (!parsed.parsed) named.unpinned.push('the command could not be parsed');
-  for (const simple of parsed.commands) merge(named, filesNamedByArgv(simple.words, depth));
+  const moves = foldersVisited(command, parsed.commands.map((simple) => simple.words), at);
+  const folders = moves.folders;
+  const unknown = moves.why ?? 'it runs in a folder not known before it runs';
+  for (const simple of parsed.commands) {
+    const found = filesNamedByArgv(simple.words, depth);
+    named.unpinned.push(...found.unpinned);
+    for (const file of found.files) {
+      // A file found inside `sh -c '...'` starts in the folders that inline script may be in, under each of these.
+      const startsIn = (folder: string) => (file.folders ?? ['']).map((inner) => path.posix.join(folder, inner));
+      if (path.isAbsolute(file.file) || file.file.startsWith('~')) named.files.push({ ...file, ...(folders ? { folders: folders.flatMap(startsIn) } : { folders }) });
+      else if (folders === undefined) named.unpinned.push(`${unknown}: ${file.file} is relative to it, so no digest covers it`);
+      else for (const folder of folders) named.files.push({ ...file, file: path.posix.join(folder, file.file), folders: folders.flatMap(startsIn) });
+    }
+  }
   return named;
+}
+
+/** Every folder a command line's `cd`/`pushd` may take it to, from where it starts; undefined once one is not known. */
+function foldersVisited(command: string, commands: readonly Word[][], at: Place): { folders: string[] | undefined; why?: string } {
+  if (at.folders === undefined) return { folders: undefined };
+  const folders = new Set(at.folders);
+  // `$(dirname "$1")` and `$(dirname "$0")` parse to the same word: the raw text tells which.
+  const dirnames = [...command.matchAll(DIRNAME_OF)].map((m) => m[1] as string);
+  const ofScript = dirnames.length > 0 && dirnames.every((name) => SCRIPT_ITSELF.has(name)) && at.scriptFolder !== undefined;
+  for (const words of commands) {
+    const [program, ...args] = words;
+    if (!program?.literal || !['cd', 'pushd'].includes(program.text)) continue;
+    const target = args.find((w) => !(w.literal && /^-[A-Za-z@]*$/.test(w.text) && w.text !== '-') && w.text !== '--');
+    if (target === undefined || target.text === '-' || /^[+-][0-9]+$/.test(target.text)) {
+      // `cd` alone goes home (outside the workspace, not followed); `cd -`, `pushd` alone or `+N` go back to a folder already counted.
+      if (target === undefined && program.text === 'cd') return { folders: undefined, why: 'a cd goes to the home folder' };
+      continue;
+    }
+    const script = /^\$\(dirname (?:-- )?\$\)(\/.*)?$/.exec(target.text);
+    let into: string[];
+    if (target.literal && target.text.startsWith('/')) into = [target.text];
+    else if (target.literal) into = [...folders].map((folder) => path.posix.join(folder, target.text));
+    else if (script && ofScript) into = [path.posix.join(at.scriptFolder as string, script[1] ?? '')];
+    else return { folders: undefined, why: `a ${program.text} goes to a folder computed when it runs (${JSON.stringify(target.text)})` };
+    // `cd ..` from the workspace itself is counted out, but not when it is the only way the `cd` can go.
+    const outside = (folder: string) => path.posix.isAbsolute(folder) || folder === '..' || folder.startsWith('../');
+    if (into.every(outside)) return { folders: undefined, why: `a ${program.text} goes to a folder outside the workspace (${JSON.stringify(target.text)})` };
+    into = into.filter((folder) => !outside(folder));
+    for (const folder of into) folders.add(folder === '.' ? '' : folder);
+    if (folders.size > MAX_FOLDERS) return { folders: undefined, why: `it may run in more than ${MAX_FOLDERS} folders` };
+  }
+  return { folders: [...folders] };
 }
 
 /** What an argv (an MCP server's command and args, or one simple command) runs from the workspace. */
@@ -99,8 +167,9 @@ export function filesNamedByArgv(input: readonly Word[], depth = 0): Named {
   return named;
 }
 
-function scriptRunner(interpreter: string): Pick<NamedFile, 'runBy' | 'interpreter'> {
-  return SHELL.test(interpreter) || interpreter === 'source' || interpreter === '.' ? { runBy: 'shell' } : { runBy: 'code', interpreter };
+function scriptRunner(interpreter: string): Pick<NamedFile, 'runBy' | 'interpreter' | 'sourced'> {
+  if (interpreter === 'source' || interpreter === '.') return { runBy: 'shell', sourced: true };
+  return SHELL.test(interpreter) ? { runBy: 'shell' } : { runBy: 'code', interpreter };
 }
 
 /** A `#!` line's interpreter (`#!/usr/bin/env bash` → bash), or undefined. */
@@ -128,7 +197,8 @@ function runsInTurn(file: NamedFile, relative: string, bytes: Buffer, depth: num
   if (runBy === 'shell') {
     if (depth >= MAX_DEPTH) return { files: [], unpinned: [`${relative} runs scripts nested deeper than ${MAX_DEPTH}`] };
     if (bytes.length > MAX_SCRIPT_BYTES) return { files: [], unpinned: [`${relative} is too long to read for the files it runs`] };
-    const inner = filesNamedByCommand(bytes.toString('utf8'), depth + 1);
+    // It starts where its caller was; `$0` is the path it was run by (a sourced file's own folder, as BASH_SOURCE).
+    const inner = filesNamedByCommand(bytes.toString('utf8'), depth + 1, { folders: file.folders ?? [''], ...(file.sourced ? {} : { scriptFolder: path.posix.dirname(relative) }) });
     return { files: inner.files, unpinned: inner.unpinned.map((why) => `${relative}: ${why}`) };
   }
   if (runBy === 'code') return { files: [], unpinned: [`${relative} may load other workspace files (${interpreter} imports) that no digest covers`] };
