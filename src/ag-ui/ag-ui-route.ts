@@ -2,7 +2,7 @@ import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { EventEncoder } from '@ag-ui/encoder';
 import path from 'node:path';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { eventsQuery, statusQuery, userMessageSignal } from '../common/contract';
@@ -104,9 +104,23 @@ async function act(client: Client, startRun: StartRun, input: RunAgentInput, for
     await startRun(prompt, { workflowId: input.threadId, workspace: forwarded.workspace, ...(model ? { model } : {}), ...(mode ? { mode } : {}) });
     return undefined;
   }
-  if (description.status.name !== 'RUNNING') {
-    throw new Refused(409, `run ${input.threadId} is ${description.status.name.toLowerCase()}: it takes no more messages or answers (send Last-Event-ID to read its events)`);
+  if (description.status.name !== 'RUNNING') throw closedRun(input.threadId, description.status.name);
+  try {
+    return await actOnOpenRun(client, handle, input, prompt);
+  } catch (err) {
+    // The run may close between the describe and what follows (a cancel landing): say so, as for a run closed before.
+    if (err instanceof Refused) throw err;
+    const now = await handle.describe().catch(() => undefined);
+    if (now && now.status.name !== 'RUNNING') throw closedRun(input.threadId, now.status.name);
+    throw err;
   }
+}
+
+function closedRun(threadId: string, status: string): Refused {
+  return new Refused(409, `run ${threadId} is ${status.toLowerCase()}: it takes no more messages or answers (send Last-Event-ID to read its events)`);
+}
+
+async function actOnOpenRun(client: Client, handle: WorkflowHandle, input: RunAgentInput, prompt: string): Promise<Position | undefined> {
   const { answers } = await readRun(client, input.threadId, [
     { name: statusQuery.name, args: [] },
     { name: eventsQuery.name, args: [0] },
