@@ -35,7 +35,9 @@ function runProbe(bwrap: string): SandboxProbe {
   const seccomp = filter ? ['--seccomp', '0'] : [];
   const args = [...seccomp, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', 'true'];
   const result = spawnSync(bwrap, args, { env, encoding: 'utf8', timeout: 10_000, ...(filter ? { input: filter } : {}) });
-  if (result.error) return { ok: false, detail: `${bwrap}: ${result.error.message}` };
+  // A bwrap that fails before reading its filter closes stdin: its exit status and stderr say why.
+  const unread = (result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && result.status !== null;
+  if (result.error && !unread) return { ok: false, detail: `${bwrap}: ${result.error.message}` };
   if (result.status !== 0) return { ok: false, detail: `${bwrap} exited with ${result.status ?? result.signal}: ${result.stderr.trim() || '(no output)'}` };
   const version = spawnSync(bwrap, ['--version'], { env, encoding: 'utf8', timeout: 10_000 });
   return { ok: true, detail: (version.stdout ?? '').trim() || bwrap };
