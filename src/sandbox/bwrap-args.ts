@@ -70,6 +70,8 @@ export interface BwrapSpec {
   pinnedCopies?: PinnedCopy[];
   /** Paths inside the workspace bound read-only over it: what host tools run (host-executed-binds.ts). */
   protectedPaths?: string[];
+  /** The fd bwrap reads its seccomp program from (seccomp-no-setid.ts; the launcher opens it). */
+  seccompFd?: number;
 }
 
 /** Inside the sandbox: where the proxy's socket directory is mounted, and the private home. */
@@ -79,6 +81,7 @@ export const SANDBOX_HOME = '/tmp/home';
 export function bwrapArgs(spec: BwrapSpec): string[] {
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'sandbox'];
   if (spec.network.kind === 'full') args.push('--share-net');
+  if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));
   for (const entry of spec.system) {
     if (entry.symlinkTo !== undefined) args.push('--symlink', entry.symlinkTo, entry.path);
     else args.push('--ro-bind', entry.path, entry.path);

@@ -4,7 +4,7 @@ import { bwrapArgs, type PinnedCopy, type ProxyRelay, type SandboxNetworkPlan } 
 import { findBinary } from './find-binary';
 import { hostExecutedBinds } from './host-executed-binds';
 import { existingRealPaths, hostView } from './host-view';
-import { launcherArgs } from './launcher';
+import { launcherArgs, SECCOMP_FD } from './launcher';
 import { networkCapError } from './network-cap';
 import { operatorDirs } from './operator-dirs';
 import { startHostProxy, type HostProxy } from './network-proxy';
@@ -13,6 +13,10 @@ import { probeBwrap, unavailableMessage } from './sandbox-check';
 import { SandboxConfigError, sandboxSettings, type SandboxSettings } from './sandbox-config';
 import { sandboxBaseEnv, SANDBOX_PATH } from './sandbox-env';
 import { SandboxError } from './sandbox-error';
+import { noSetidFilter, printfEscaped } from './seccomp-no-setid';
+
+/** The no-setid filter for this worker's architecture, as the launcher pipes it (empty: none). */
+const SECCOMP_PROGRAM = ((filter) => (filter ? printfEscaped(filter) : ''))(noSetidFilter());
 
 /** Inside the sandbox's own network namespace any port is free: socat listens here for the proxy. */
 const PROXY_PORT = 3128;
@@ -69,12 +73,13 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
       command,
       ...(place.pinnedCopies?.length ? { pinnedCopies: place.pinnedCopies } : {}),
       protectedPaths: hostExecutedBinds(place.workspace, place.sandbox.writableGit === true),
+      ...(SECCOMP_PROGRAM ? { seccompFd: SECCOMP_FD } : {}),
     });
     cgroup = createPidsCgroup(settings.limits.maxProcesses);
     const started = { proxy, cgroup };
     return {
       file: '/bin/bash',
-      args: launcherArgs(settings.limits, cgroup?.procsFile, [bwrap, ...args]),
+      args: launcherArgs(settings.limits, cgroup?.procsFile, [bwrap, ...args], SECCOMP_PROGRAM),
       // bwrap's own /proc/<pid>/environ is readable inside (it is pid 1 there): it gets the sandbox's environment only.
       env,
       cwd: place.workspace,

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { noSetidFilter } from './seccomp-no-setid';
 
 export interface SandboxProbe {
   ok: boolean;
@@ -12,7 +13,8 @@ const probes = new Map<string, SandboxProbe>();
  * Whether bubblewrap can start here, tried once per binary: the same namespaces commands get,
  * around `true`. Fails on a missing binary, on user namespaces switched off
  * (kernel.unprivileged_userns_clone=0, an AppArmor userns restriction) or on a container that
- * forbids mounts.
+ * forbids mounts. The no-setid seccomp filter goes in too (on stdin), so a kernel or bwrap that
+ * refuses it fails here with bwrap's reason rather than at every command.
  */
 export function probeBwrap(bwrap: string): SandboxProbe {
   let probe = probes.get(bwrap);
@@ -29,9 +31,13 @@ export function resetBwrapProbes(): void {
 
 function runProbe(bwrap: string): SandboxProbe {
   const env = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' };
-  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', 'true'];
-  const result = spawnSync(bwrap, args, { env, encoding: 'utf8', timeout: 10_000 });
-  if (result.error) return { ok: false, detail: `${bwrap}: ${result.error.message}` };
+  const filter = noSetidFilter();
+  const seccomp = filter ? ['--seccomp', '0'] : [];
+  const args = [...seccomp, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', 'true'];
+  const result = spawnSync(bwrap, args, { env, encoding: 'utf8', timeout: 10_000, ...(filter ? { input: filter } : {}) });
+  // A bwrap that fails before reading its filter closes stdin: its exit status and stderr say why.
+  const unread = (result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && result.status !== null;
+  if (result.error && !unread) return { ok: false, detail: `${bwrap}: ${result.error.message}` };
   if (result.status !== 0) return { ok: false, detail: `${bwrap} exited with ${result.status ?? result.signal}: ${result.stderr.trim() || '(no output)'}` };
   const version = spawnSync(bwrap, ['--version'], { env, encoding: 'utf8', timeout: 10_000 });
   return { ok: true, detail: (version.stdout ?? '').trim() || bwrap };

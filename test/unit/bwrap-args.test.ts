@@ -124,6 +124,6 @@ describe('operator settings', () => {
 
   test('the launcher passes limits in KiB and the cgroup file first', () => {
     const args = launcherArgs({ maxProcesses: 10, maxMemoryMb: 2, maxFileMb: 3 }, '/cg/cgroup.procs', ['bwrap', 'x']);
-    expect(args.slice(2)).toEqual(['bareagent-sandbox', '/cg/cgroup.procs', '2048', '3072', '10', 'bwrap', 'x']);
+    expect(args.slice(2)).toEqual(['bareagent-sandbox', '/cg/cgroup.procs', '2048', '3072', '10', '', 'bwrap', 'x']);
   });
 });
