@@ -14,3 +14,6 @@ export const workerModule = () => require('../worker') as typeof import('../work
 
 /** `bareagent ui`: the approvers' page (hono). */
 export const uiServerModule = () => require('../ui/ui-server') as typeof import('../ui/ui-server');
+
+/** `bareagent eval --baseline model-alone`: its request goes through the openai client. */
+export const modelAloneModule = () => require('../eval/model-alone') as typeof import('../eval/model-alone');

@@ -8,14 +8,13 @@ import { DurationString } from '../../common/input';
 import { hasLiveWorker } from '../../runs/live-pollers';
 import { openStack } from '../local-stack';
 import type { LocalWorker } from '../local-worker';
-import { localWorkerModule } from '../load-on-use';
+import { localWorkerModule, modelAloneModule } from '../load-on-use';
 import { preflight } from '../../doctor/run-doctor';
 import { temporalProfile } from '../../connection/temporal-profile';
 import { EXIT } from '../../runs/run-outcome';
 import { UsageError } from '../../runs/usage-error';
 import { isProfileName, unknownProfileMessage } from '../../common/profiles';
 import { formatResults, parseMinPass, seconds, summarise, summariseByMode } from '../../eval/report';
-import { runModelAlone } from '../../eval/model-alone';
 import { loadSuite, type EvalTask } from '../../eval/suite';
 import { runTrial, type TrialResult, type TrialSettings } from '../../eval/trial';
 
@@ -132,7 +131,7 @@ export async function evalCommand(dir: string, flags: EvalFlags): Promise<number
     };
     const results = await pool(jobs, concurrency, async ({ task, trial, mode }) => {
       progress.start(task, trial, mode);
-      const result = await (mode === 'loop' ? runTrial(client, task, trial, settings) : runModelAlone(provider, task, trial, settings)).catch((err: unknown) => failedTrial(task, trial, mode, err));
+      const result = await (mode === 'loop' ? runTrial(client, task, trial, settings) : modelAloneModule().runModelAlone(provider, task, trial, settings)).catch((err: unknown) => failedTrial(task, trial, mode, err));
       finished.push(result);
       writeJson();
       progress.finish(result);
