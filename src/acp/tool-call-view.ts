@@ -21,8 +21,12 @@ const field = (input: unknown, key: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** A tool call as an editor shows it: a one-line title, its kind, the file it touches, a file change as a diff. */
-export function toolCallView(call: Pick<ToolCallEvent, 'id' | 'name' | 'input'>, workspace: string): Acp.ToolCall {
+/**
+ * A tool call as an editor shows it: a one-line title, its kind, the file it touches. `proposed`:
+ * for a question, the change a write or an edit asks for, as a diff (what it did comes from the
+ * run's checkpoints once it ran: file-change-view.ts).
+ */
+export function toolCallView(call: Pick<ToolCallEvent, 'id' | 'name' | 'input'>, workspace: string, options: { proposed?: boolean } = {}): Acp.ToolCall {
   const file = field(call.input, 'file_path');
   const subject = field(call.input, 'command') ?? file ?? field(call.input, 'pattern') ?? field(call.input, 'description');
   return {
@@ -32,12 +36,12 @@ export function toolCallView(call: Pick<ToolCallEvent, 'id' | 'name' | 'input'>,
     status: 'pending',
     rawInput: call.input,
     ...(file ? { locations: [{ path: path.resolve(workspace, file) }] } : {}),
-    ...(file ? { content: changeOf(call.name, call.input, path.resolve(workspace, file)) } : {}),
+    ...(file && options.proposed ? { content: proposedChange(call.name, call.input, path.resolve(workspace, file)) } : {}),
   };
 }
 
 /** The change a write or an edit asks for, as ACP's diff (a write's earlier text is not known here). */
-function changeOf(name: string, input: unknown, file: string): Acp.ToolCallContent[] {
+function proposedChange(name: string, input: unknown, file: string): Acp.ToolCallContent[] {
   if (name === 'write_file') return [{ type: 'diff', path: file, oldText: null, newText: field(input, 'content') ?? '' }];
   if (name === 'edit_file') return [{ type: 'diff', path: file, oldText: field(input, 'old_text') ?? '', newText: field(input, 'new_text') ?? '' }];
   return [];

@@ -5,6 +5,7 @@ import { inputDigest } from '../loop/input-digest';
 import { isPending, sendDecision } from '../runs/decisions';
 import { runEventFeed } from '../runs/run-event-feed';
 import type { Acp } from './acp-sdk';
+import { fileChangeView } from './file-change-view';
 import { toolCallView } from './tool-call-view';
 
 /** What a session needs of the editor: its updates and its permission questions. */
@@ -18,6 +19,8 @@ export interface SessionState {
   /** The run's workflow id. */
   id: string;
   cwd: string;
+  /** The run's checkpoint store, once read: where its file changes are diffed from. */
+  store?: string;
   /** The first event of the run's stream not yet shown to the editor. */
   offset: number;
   /** The turn being followed, if any. */
@@ -62,14 +65,17 @@ async function show(client: Client, editor: Editor, session: SessionState, event
     case 'tool_call':
       await send({ sessionUpdate: 'tool_call', ...toolCallView(event, session.cwd) });
       return undefined;
-    case 'tool_result':
+    case 'tool_result': {
+      // A change the checkpoints cannot show (a store gone, git missing) leaves the result as it is.
+      const changes = event.checkpoint ? await fileChangeView(client, session, event.checkpoint).catch(() => []) : [];
       await send({
         sessionUpdate: 'tool_call_update',
         toolCallId: event.id,
         status: event.isError ? 'failed' : 'completed',
-        content: [{ type: 'content', content: { type: 'text', text: event.preview } }],
+        content: [...changes, { type: 'content', content: { type: 'text', text: event.preview } }],
       });
       return undefined;
+    }
     case 'permission_request':
       void ask(client, editor, session, event);
       return undefined;
@@ -104,7 +110,7 @@ async function ask(client: Client, editor: Editor, session: SessionState, event:
   session.asked.set(event.requestId, withdrawn);
   try {
     const response = await editor.askPermission(
-      { sessionId: session.id, toolCall: { ...toolCallView({ id: event.toolCallId, name: event.tool, input: event.input }, session.cwd), title: `Allow ${event.tool}?` }, options: OPTIONS },
+      { sessionId: session.id, toolCall: { ...toolCallView({ id: event.toolCallId, name: event.tool, input: event.input }, session.cwd, { proposed: true }), title: `Allow ${event.tool}?` }, options: OPTIONS },
       withdrawn.signal,
     );
     if (response.outcome.outcome !== 'selected' || withdrawn.signal.aborted) return;

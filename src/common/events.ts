@@ -4,6 +4,12 @@
  */
 export const EVENTS_TOPIC = 'events';
 
+/** The snapshots (git tree ids in the run's checkpoint store) around one tool call. */
+export interface ToolCheckpoints {
+  before: string;
+  after: string;
+}
+
 export type RunEvent =
   /** The workflow is about to call the model: a follower shows that it is thinking. */
   | { type: 'model_call'; step: number }
@@ -12,7 +18,11 @@ export type RunEvent =
   /** A retried model call: a follower drops the partial text of the earlier attempt. */
   | { type: 'attempt_restart'; step: number; attempt: number }
   | { type: 'status'; step: number; message: string }
-  | { type: 'tool_result'; step: number; id: string; name: string; isError: boolean; preview: string }
+  /**
+   * `checkpoint`: the workspace's snapshots just before and just after the call, when the call took
+   * one of its own (a writing tool's activity does): what an editor shows as the call's file changes.
+   */
+  | { type: 'tool_result'; step: number; id: string; name: string; isError: boolean; preview: string; checkpoint?: ToolCheckpoints }
   | { type: 'permission_request'; step: number; requestId: string; toolCallId: string; tool: string; input: unknown; deadline: string; workflowId?: string }
   | { type: 'permission_decided'; step: number; requestId: string; toolCallId: string; decision: 'allow' | 'deny'; reason: string; rule?: string }
   | { type: 'notification'; step: number; text: string }

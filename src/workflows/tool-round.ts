@@ -16,6 +16,7 @@ import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import type { CheckpointRequest, CheckpointResult } from '../common/checkpoint';
+import type { ToolCheckpoints } from '../common/events';
 import { checkpointAfterRound, checkpointRequest, noteCheckpoint, startCheckpointDue, takeStartCheckpoint } from './checkpoints';
 import { builtInTool } from './builtin-tools';
 import { userToolKind } from './user-tools';
@@ -51,6 +52,8 @@ export class ToolRound {
   private readonly lost: MayHaveRunLog;
   /** Checkpoints the round's tool calls took themselves, by call id. */
   private inTool = new Map<string, CheckpointResult>();
+  /** The snapshots just before and after each call that took its own, for its tool_result event. */
+  private around = new Map<string, ToolCheckpoints>();
   /** The run's newest checkpoint when the round's first call took one: what the round's changes count from. */
   private roundStart: { tree: string | undefined } | undefined;
 
@@ -83,7 +86,8 @@ export class ToolRound {
       const outcomes = await Promise.all(batch.map((call) => this.execute(call, alreadyShown)));
       for (const [i, call] of batch.entries()) {
         const result = outcomes[i] as ToolResultBlock;
-        report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300) });
+        const around = this.around.get(call.id);
+        report.publish({ type: 'tool_result', step: state.budget.iterations, id: call.id, name: call.name, isError: result.is_error, preview: result.content.slice(0, 300), ...(around ? { checkpoint: around } : {}) });
         results.push(result);
         const seen = observeToolOutcome(
           state,
@@ -145,6 +149,8 @@ export class ToolRound {
       atMostOnceFailed: (c, summary, startedAt, err) => this.lost.failed(c, summary, startedAt, err),
       onCheckpoint: (c, taken) => {
         this.inTool.set(c.id, taken);
+        const before = state.checkpoints?.last;
+        if (taken.ok && before) this.around.set(c.id, { before, after: taken.id });
         noteCheckpoint(state, taken);
       },
       observeSandbox: (kind) => {
@@ -212,6 +218,7 @@ export class ToolRound {
       mark = await checkpointAfterRound(config, state, workflowId, { calls, jobsFinished, jobsRunning, mcp, step: report.nextStepId(), ...(this.roundStart ? { since: this.roundStart.tree } : {}) });
     }
     this.inTool = new Map();
+    this.around = new Map();
     this.roundStart = undefined;
     if (mark) delete state.jobsFinished;
     report.attachCheckpoint(mark);

@@ -155,3 +155,30 @@ test('the editor killed mid-turn: a new one loads the session, is asked again, a
     second.close();
   }
 });
+
+test('a file changed by a command shows as a diff from the checkpoints; a file over the limit is named, not sent', async () => {
+  h.model.setScenario('acp-diff', [
+    {
+      text: 'Renaming.',
+      toolCalls: [{ id: 'call_sed', name: 'bash', arguments: { command: "sed -i 's/old_name/new_name/' src/app.js && head -c 400000 /dev/zero | tr '\\0' x > big.txt" } }],
+    },
+    { text: 'Renamed.' },
+  ]);
+  const workspace = h.workspace({ 'src/app.js': 'const old_name = 1;\nexport default old_name;\n' });
+  const ed = editor('acp-diff', allow);
+  try {
+    await initialize(ed.cx);
+    const { sessionId } = await ed.cx.request('session/new', { cwd: workspace, mcpServers: [] });
+    expect((await ed.cx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'rename it' }] })).stopReason).toBe('end_turn');
+    const result = ed.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'call_sed') as Acp.ToolCallUpdate;
+    expect(result.content).toEqual(
+      expect.arrayContaining([
+        { type: 'diff', path: path.join(workspace, 'src/app.js'), oldText: 'const old_name = 1;\nexport default old_name;\n', newText: 'const new_name = 1;\nexport default new_name;\n' },
+        { type: 'content', content: { type: 'text', text: expect.stringMatching(/^big\.txt: added, not shown \(larger than 256 KiB\)$/) } },
+      ]),
+    );
+    await h.client.workflow.getHandle(sessionId).cancel();
+  } finally {
+    ed.close();
+  }
+});
