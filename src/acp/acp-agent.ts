@@ -13,6 +13,7 @@ import { newWorkflowId } from '../runs/run-labels';
 import { readRun } from '../runs/run-snapshot';
 import { UsageError } from '../runs/usage-error';
 import { acpSdk, type Acp } from './acp-sdk';
+import { fileChangeView } from './file-change-view';
 import { toolCallView } from './tool-call-view';
 import { followTurn, type Editor, type SessionState } from './turn-follower';
 
@@ -126,7 +127,9 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
       const shownCount = !open ? messages.length : lastStep ? ((lastStep.event as { record: StepRecord }).record.message_count ?? messages.length) : beforeSteps;
       const loaded: SessionState = { id: params.sessionId, cwd: params.cwd, offset: open ? (lastStep ? lastStep.offset + 1 : 0) : (events.at(-1)?.offset ?? -1) + 1, asked: new Map() };
       sessions.set(loaded.id, loaded);
-      for (const update of conversationUpdates(messages.slice(0, shownCount), loaded.cwd)) await connectedEditor().update(loaded.id, update);
+      const around = new Map(events.flatMap(({ event }) => (event.type === 'tool_result' && event.checkpoint ? [[event.id, event.checkpoint] as const] : [])));
+      const changesOf = (id: string) => (around.has(id) ? fileChangeView(client, loaded, around.get(id)!).catch(() => []) : Promise.resolve([]));
+      for (const update of await conversationUpdates(messages.slice(0, shownCount), loaded.cwd, changesOf)) await connectedEditor().update(loaded.id, update);
       // Still working or waiting for a human: the rest of the turn streams on after the answer.
       if (open) void followTurn(client, connectedEditor(), loaded);
       return {};
@@ -140,8 +143,8 @@ function promptText(blocks: Acp.ContentBlock[]): string {
     .join('\n');
 }
 
-/** A conversation as the updates that would have shown it: the human's words, the agent's, each tool call with its outcome. */
-function conversationUpdates(messages: Message[], cwd: string): Acp.SessionUpdate[] {
+/** A conversation as the updates that would have shown it: the human's words, the agent's, each tool call with its outcome and file changes. */
+async function conversationUpdates(messages: Message[], cwd: string, changesOf: (toolCallId: string) => Promise<Acp.ToolCallContent[]>): Promise<Acp.SessionUpdate[]> {
   const updates: Acp.SessionUpdate[] = [];
   for (const message of messages) {
     if (message.role === 'system') continue;
@@ -156,7 +159,7 @@ function conversationUpdates(messages: Message[], cwd: string): Acp.SessionUpdat
           sessionUpdate: 'tool_call_update',
           toolCallId: block.tool_use_id,
           status: block.is_error ? 'failed' : 'completed',
-          content: [{ type: 'content', content: { type: 'text', text: block.content } }],
+          content: [...(await changesOf(block.tool_use_id)), { type: 'content', content: { type: 'text', text: block.content } }],
         });
       }
     }

@@ -177,6 +177,16 @@ test('a file changed by a command shows as a diff from the checkpoints; a file o
         { type: 'content', content: { type: 'text', text: expect.stringMatching(/^big\.txt: added, not shown \(larger than 256 KiB\)$/) } },
       ]),
     );
+    // A loaded session replays the change as it was shown.
+    const again = editor('acp-diff', allow);
+    try {
+      await initialize(again.cx);
+      await again.cx.request('session/load', { sessionId, cwd: workspace, mcpServers: [] });
+      const replayed = again.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'call_sed') as Acp.ToolCallUpdate;
+      expect(replayed.content?.filter((c) => c.type === 'diff')).toEqual(result.content?.filter((c) => c.type === 'diff'));
+    } finally {
+      again.close();
+    }
     await h.client.workflow.getHandle(sessionId).cancel();
   } finally {
     ed.close();
