@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { eventsQuery, messagesQuery, userMessageSignal } from '../common/contract';
 import type { RunEvent } from '../common/events';
+import type { McpServers } from '../common/mcp';
 import type { Message } from '../common/messages';
 import type { StepRecord } from '../common/wire';
 import type { ConnectionConfig } from '../connection/config';
@@ -13,6 +14,7 @@ import { newWorkflowId } from '../runs/run-labels';
 import { readRun } from '../runs/run-snapshot';
 import { UsageError } from '../runs/usage-error';
 import { acpSdk, type Acp } from './acp-sdk';
+import { editorMcpServers } from './editor-mcp-servers';
 import { fileChangeView } from './file-change-view';
 import { toolCallView } from './tool-call-view';
 import { followTurn, type Editor, type SessionState } from './turn-follower';
@@ -43,15 +45,10 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
     if (!found) throw acpSdk().RequestError.sessionNotFound(id);
     return found;
   };
-  /** The same checks as `bareagent run` before any run exists; the editor's own MCP servers are refused. */
-  const checkSessionStart = async (cwd: string, mcpServers: Acp.McpServer[]) => {
-    if (mcpServers.length > 0) {
-      throw refused(
-        "bareagent acp does not take the editor's MCP servers: a run reads its MCP servers from the workspace's .bareagent/mcp.json, which asks before it applies them. Remove them from this agent's settings, or put them in .bareagent/mcp.json.",
-      );
-    }
+  /** The same checks as `bareagent run` before any run exists. */
+  const checkSessionStart = async (cwd: string, clientMcpServers?: McpServers) => {
     try {
-      const input = buildRunInput('(checked at session/new)', { ...defaults, workspace: cwd });
+      const input = buildRunInput('(checked at session/new)', { ...defaults, workspace: cwd, ...(clientMcpServers ? { clientMcpServers } : {}) });
       refuseOverlap(input.workspace);
       await checkWorkspace(input.workspace ?? cwd);
     } catch (err) {
@@ -80,9 +77,15 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
       };
     })
     .onRequest('session/new', async ({ params }) => {
-      await checkSessionStart(params.cwd, params.mcpServers);
+      let offered: McpServers | undefined;
+      try {
+        offered = editorMcpServers(params.mcpServers);
+      } catch (err) {
+        throw err instanceof UsageError ? refused(err.message) : err;
+      }
+      await checkSessionStart(params.cwd, offered);
       const id = newWorkflowId();
-      sessions.set(id, { id, cwd: params.cwd, offset: 0, asked: new Map() });
+      sessions.set(id, { id, cwd: params.cwd, offset: 0, asked: new Map(), ...(offered ? { mcpServers: offered } : {}) });
       return { sessionId: id };
     })
     .onRequest('session/prompt', async ({ params }) => {
@@ -95,7 +98,7 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
         throw err;
       });
       if (!existing) {
-        await startCheckedRun(client, config, text, { ...defaults, workspace: current.cwd, id: current.id, idleTimeout: SESSION_IDLE }).catch((err: unknown) => {
+        await startCheckedRun(client, config, text, { ...defaults, workspace: current.cwd, id: current.id, idleTimeout: SESSION_IDLE, ...(current.mcpServers ? { clientMcpServers: current.mcpServers } : {}) }).catch((err: unknown) => {
           throw err instanceof UsageError ? refused(err.message) : err;
         });
       } else {
@@ -111,7 +114,8 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
       await client.workflow.getHandle(current.id).cancel().catch(() => undefined);
     })
     .onRequest('session/load', async ({ params }) => {
-      await checkSessionStart(params.cwd, params.mcpServers);
+      // The run's MCP servers were fixed at its start: the ones offered now are not added.
+      await checkSessionStart(params.cwd);
       const { description, answers } = await readRun(client, params.sessionId, [
         { name: messagesQuery.name, args: [] },
         { name: eventsQuery.name, args: [0] },

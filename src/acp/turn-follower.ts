@@ -1,5 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { RunEvent } from '../common/events';
+import type { McpServers } from '../common/mcp';
+import { WORKSPACE_SETTINGS_TOOL } from '../common/workspace-settings';
 import type { StepRecord } from '../common/wire';
 import { inputDigest } from '../loop/input-digest';
 import { isPending, sendDecision } from '../runs/decisions';
@@ -19,6 +21,8 @@ export interface SessionState {
   /** The run's workflow id. */
   id: string;
   cwd: string;
+  /** The MCP servers the editor offered at `session/new`, for the run's start to ask about. */
+  mcpServers?: McpServers;
   /** The run's checkpoint store, once read: where its file changes are diffed from. */
   store?: string;
   /** The first event of the run's stream not yet shown to the editor. */
@@ -28,6 +32,9 @@ export interface SessionState {
   /** Questions put to the editor and not answered yet, by the run's request id. */
   asked: Map<string, AbortController>;
 }
+
+/** The run-start question: the workspace's own hooks and MCP servers, and the editor's MCP servers. */
+const SETTINGS_TITLE = "Run the MCP servers (the editor's, the workspace's) and hooks offered to this run?";
 
 const OPTIONS: Acp.PermissionOption[] = [
   { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
@@ -110,7 +117,7 @@ async function ask(client: Client, editor: Editor, session: SessionState, event:
   session.asked.set(event.requestId, withdrawn);
   try {
     const response = await editor.askPermission(
-      { sessionId: session.id, toolCall: { ...toolCallView({ id: event.toolCallId, name: event.tool, input: event.input }, session.cwd, { proposed: true }), title: `Allow ${event.tool}?` }, options: OPTIONS },
+      { sessionId: session.id, toolCall: { ...toolCallView({ id: event.toolCallId, name: event.tool, input: event.input }, session.cwd, { proposed: true }), title: event.tool === WORKSPACE_SETTINGS_TOOL ? SETTINGS_TITLE : `Allow ${event.tool}?` }, options: OPTIONS },
       withdrawn.signal,
     );
     if (response.outcome.outcome !== 'selected' || withdrawn.signal.aborted) return;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AgentRunInput } from '../common/input';
+import type { McpServers } from '../common/mcp';
 import { withProfile } from '../common/profiles';
 import { budgetsFromFlags, type BudgetFlags } from '../runs/budget-flags';
 import { flagErrors } from '../runs/flag-errors';
@@ -26,6 +27,8 @@ export interface RunFlags extends BudgetFlags {
   attach?: string;
   /** Stay open this long after an answer for a follow-up (the protocols' sessions; no CLI flag). */
   idleTimeout?: string;
+  /** MCP servers a client offered, asked about at run start (an editor's over ACP; no CLI flag). */
+  clientMcpServers?: McpServers;
 }
 
 /** `--network none|full|host,host`: the run's sandbox network choice. */
@@ -52,6 +55,7 @@ export function buildRunInput(prompt: string, flags: RunFlags): AgentRunInput {
     ...(flags.maxIterations ? { maxIterations: Number(flags.maxIterations) } : {}),
     ...(flags.approvalTimeout ? { approvalTimeout: flags.approvalTimeout } : {}),
     ...(flags.idleTimeout ? { idleTimeout: flags.idleTimeout } : {}),
+    ...(flags.clientMcpServers ? { clientMcpServers: flags.clientMcpServers } : {}),
     ...(flags.stream === false ? { stream: false } : {}),
     ...(flags.projectInstructions === false ? { projectInstructions: false } : {}),
     ...(flags.trustWorkspace ? { trustWorkspaceSettings: true } : {}),

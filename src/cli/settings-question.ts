@@ -8,7 +8,16 @@ interface Pins {
 interface Shown {
   files?: Array<{ path: string; sha256: string }>;
   hooks?: Array<{ event: string; matcher?: string; command: string } & Pins>;
-  mcpServers?: Array<{ name: string; command?: string; args?: string[]; url?: string; env?: string[]; headers?: string[] } & Pins>;
+  mcpServers?: ShownServer[];
+  clientMcpServers?: ShownServer[];
+}
+
+type ShownServer = { name: string; command?: string; args?: string[]; url?: string; env?: string[]; headers?: string[] } & Pins;
+
+function serverLine(server: ShownServer): string {
+  const what = server.url ? `url ${JSON.stringify(server.url)}` : `command ${JSON.stringify([server.command, ...(server.args ?? [])])}`;
+  const names = [...(server.env ?? []).map((n) => `env ${n}`), ...(server.headers ?? []).map((n) => `header ${n}`)];
+  return `  MCP server ${server.name}: ${what}${names.length ? ` (${names.join(', ')})` : ''}`;
 }
 
 /** Under a command: the workspace files it runs, each pinned by its digest, and what no digest covers. */
@@ -30,13 +39,12 @@ function pinLines(shown: Pins): string[] {
 export function settingsQuestionLines(tool: string, input: unknown): string[] {
   if (tool !== WORKSPACE_SETTINGS_TOOL || !input || typeof input !== 'object') return [];
   const shown = input as Shown;
-  const lines = ["The workspace's .bareagent/ brings settings of its own; allowing applies them to this run and its subagents:"];
+  const lines: string[] = [];
+  if (shown.hooks?.length || shown.mcpServers?.length) lines.push("The workspace's .bareagent/ brings settings of its own; allowing applies them to this run and its subagents:");
   for (const hook of shown.hooks ?? []) lines.push(`  hook ${hook.event}${hook.matcher ? `(${hook.matcher})` : ''}: ${JSON.stringify(hook.command)}`, ...pinLines(hook));
-  for (const server of shown.mcpServers ?? []) {
-    const what = server.url ? `url ${JSON.stringify(server.url)}` : `command ${JSON.stringify([server.command, ...(server.args ?? [])])}`;
-    const names = [...(server.env ?? []).map((n) => `env ${n}`), ...(server.headers ?? []).map((n) => `header ${n}`)];
-    lines.push(`  MCP server ${server.name}: ${what}${names.length ? ` (${names.join(', ')})` : ''}`, ...pinLines(server));
-  }
+  for (const server of shown.mcpServers ?? []) lines.push(serverLine(server), ...pinLines(server));
   for (const file of shown.files ?? []) lines.push(`  ${file.path} sha256 ${file.sha256}`);
+  if (shown.clientMcpServers?.length) lines.push('The client that started this run (an editor) offers MCP servers; allowing runs them in the run\'s sandbox:');
+  for (const server of shown.clientMcpServers ?? []) lines.push(serverLine(server));
   return lines;
 }

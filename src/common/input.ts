@@ -165,6 +165,12 @@ export const AgentRunInput = z.strictObject({
   modelSettings: ModelSettings.optional(),
   /** Put the workspace's AGENTS.md (or CLAUDE.md) into the system prompt. */
   projectInstructions: z.boolean().default(true),
+  /**
+   * MCP servers a client offered for this run without vouching for them (an editor's, at ACP's
+   * `session/new`): they join the run as the workspace's own would, only once the run-start
+   * question allows them (or `trustWorkspaceSettings`, or `bypass`), and run as `mcpServers` do.
+   */
+  clientMcpServers: McpServers.optional(),
   /** The starter vouches for the workspace's own hooks and MCP servers: applied without the run-start question. */
   trustWorkspaceSettings: z.boolean().default(false),
   /** Set by a parent run for its subagents: the settings snapshot of the top-level run's start. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookSpec } from './hooks';
+import type { McpServerConfig } from './mcp';
 import { PinnedFile } from './pinned-files';
 
 /** A workspace file that changes what runs, as read at the top-level run's start. */
@@ -25,6 +26,12 @@ export interface WorkspaceMcpServer {
   /** The workspace files its command runs, with their digests (shown, and checked before each start and call). */
   pins?: PinnedFile[];
   unpinned?: string;
+}
+
+/** An MCP server of the run's `clientMcpServers` as the human is shown it: the same as a workspace server's. */
+export function shownMcpServer(name: string, config: McpServerConfig): WorkspaceMcpServer {
+  if ('url' in config) return { name, url: config.url, ...(Object.keys(config.headers).length ? { headers: Object.keys(config.headers) } : {}) };
+  return { name, command: config.command, args: config.args, ...(Object.keys(config.env).length ? { env: Object.keys(config.env) } : {}) };
 }
 
 /** What the run-start reading found: the operator's hooks, and the workspace's hooks and servers with their files' hashes. */

@@ -2,11 +2,12 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HooksConfig, HookSpec } from '../common/hooks';
 import type { AgentRunConfig } from '../common/input';
-import type { McpCatalog } from '../common/mcp';
+import type { McpCatalog, McpServers } from '../common/mcp';
 import type { SandboxRequest } from '../common/sandbox';
 import {
   WORKSPACE_SETTINGS_REQUEST,
   WORKSPACE_SETTINGS_TOOL,
+  shownMcpServer,
   type InheritedSettings,
   type SettingsDecision,
   type WorkspaceSettingsRead,
@@ -48,9 +49,12 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
   const mcpError = (read.errors ?? []).find((error) => error.startsWith(MCP_FILE));
   // Until the human answers, only the operator's hooks hold (their PermissionRequest hooks see the question).
   state.hooks = hooksConfig(read.operatorHooks, hookErrors);
-  const decision = await decide(config, read, ask);
+  const offered = config.clientMcpServers ?? {};
+  const decision = await decide(config, read, offered, ask);
   const applied = decision === 'allowed' || decision === 'trusted' || decision === 'bypass';
   state.workspaceSettings = { files: read.files, applied, decision };
+  // The client's servers, once allowed, run as the input's own do (whose name wins on a clash).
+  if (applied && Object.keys(offered).length > 0) config.mcpServers = { ...offered, ...config.mcpServers };
   state.hooks = hooksConfig([...read.operatorHooks, ...(applied ? read.hooks : [])], hookErrors);
   const mcpSha = read.files.find((file) => file.path === MCP_FILE)?.sha256;
   const useWorkspaceServers = applied && read.mcpServers.length > 0 && mcpSha !== undefined;
@@ -65,16 +69,20 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
   state.mcp = servers.length > 0 ? { servers } : undefined;
 }
 
-async function decide(config: Omit<AgentRunConfig, 'resume'>, read: WorkspaceSettingsRead, ask: AskAboutSettings): Promise<SettingsDecision> {
-  if (read.hooks.length === 0 && read.mcpServers.length === 0) return 'none';
+async function decide(config: Omit<AgentRunConfig, 'resume'>, read: WorkspaceSettingsRead, offered: McpServers, ask: AskAboutSettings): Promise<SettingsDecision> {
+  if (read.hooks.length === 0 && read.mcpServers.length === 0 && Object.keys(offered).length === 0) return 'none';
   if (config.trustWorkspaceSettings) return 'trusted';
   if (config.permissionMode === 'bypass') return 'bypass';
-  const answer = await ask(settingsQuestion(read));
+  const answer = await ask(settingsQuestion(read, offered));
   return answer.allowed ? 'allowed' : answer.timedOut ? 'timed_out' : 'denied';
 }
 
-/** What the human is asked about: every hook command and MCP server exactly as it would run, the workspace files each runs, and the files' hashes. */
-export function settingsQuestion(read: WorkspaceSettingsRead): Record<string, unknown> {
+/**
+ * What the human is asked about: every hook command and MCP server exactly as it would run, the
+ * workspace files each runs, and the files' hashes; the servers a client offered, apart.
+ */
+export function settingsQuestion(read: WorkspaceSettingsRead, offered: McpServers = {}): Record<string, unknown> {
+  const clientServers = Object.entries(offered).map(([name, server]) => shownMcpServer(name, server));
   return {
     files: read.files,
     ...(read.hooks.length
@@ -89,6 +97,7 @@ export function settingsQuestion(read: WorkspaceSettingsRead): Record<string, un
         }
       : {}),
     ...(read.mcpServers.length ? { mcpServers: read.mcpServers } : {}),
+    ...(clientServers.length ? { clientMcpServers: clientServers } : {}),
   };
 }
 

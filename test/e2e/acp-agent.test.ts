@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { acpSdk, type Acp } from '../../src/acp/acp-sdk';
@@ -67,7 +67,7 @@ function editor(model: string, answer: Answer) {
 const allow: Answer = async () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
 const initialize = (cx: ClientContext) => cx.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'acp-test-editor', version: '1' } });
 
-test('a turn with a tool call, its question answered in the editor, a follow-up; the editor\'s MCP servers refused clearly', async () => {
+test('a turn with a tool call, its question answered in the editor, a follow-up; the editor\'s MCP servers over http refused clearly', async () => {
   h.model.setScenario('acp-turns', [
     { text: 'Making it.', toolCalls: [{ id: 'call_touch', name: 'bash', arguments: { command: 'touch made.txt' } }] },
     { text: 'Made it.' },
@@ -100,7 +100,8 @@ test('a turn with a tool call, its question answered in the editor, a follow-up;
     expect(second.stopReason).toBe('end_turn');
     expect(ed.text()).toBe('Making it.Made it.Nothing else.');
 
-    await expect(ed.cx.request('session/new', { cwd: workspace, mcpServers: [{ name: 'fs', command: 'node', args: [], env: [] }] })).rejects.toThrow(/does not take the editor's MCP servers/);
+    await expect(ed.cx.request('session/new', { cwd: workspace, mcpServers: [{ type: 'http', name: 'web', url: 'http://127.0.0.1:9/mcp', headers: [] }] })).rejects.toThrow(/takes stdio MCP servers only/);
+    await expect(ed.cx.request('session/new', { cwd: workspace, mcpServers: [{ name: 'no spaces', command: 'node', args: [], env: [] }] })).rejects.toThrow(/must be 1-32 letters/);
     await expect(ed.cx.request('session/new', { cwd: path.join(workspace, 'nope'), mcpServers: [] })).rejects.toThrow(/does not exist/);
     await h.client.workflow.getHandle(sessionId).cancel();
   } finally {
@@ -190,5 +191,44 @@ test('a file changed by a command shows as a diff from the checkpoints; a file o
     await h.client.workflow.getHandle(sessionId).cancel();
   } finally {
     ed.close();
+  }
+});
+
+test("the editor's MCP servers wait for the run-start question: rejected, none starts; allowed, the model's call reaches it", async () => {
+  const script = [{ text: 'Asking it.', toolCalls: [{ id: 'call_echo', name: 'mcp__echo__echo', arguments: { text: 'hi' } }] }, { text: 'Done.' }];
+  h.model.setScenario('acp-mcp-no', script);
+  h.model.setScenario('acp-mcp-yes', script);
+  const echoServer = readFileSync(path.join(ROOT, 'test/support/echo-mcp-server.js'), 'utf8');
+  for (const trusted of [false, true]) {
+    // The server's file is in the workspace: the run's sandbox sees it, as it would a project's own tool.
+    const workspace = h.workspace({ 'tools/echo.js': echoServer });
+    const answer: Answer = async (request) => ({
+      outcome: { outcome: 'selected', optionId: request.toolCall.rawInput && (request.toolCall.rawInput as { clientMcpServers?: unknown }).clientMcpServers && !trusted ? 'deny' : 'allow' },
+    });
+    const ed = editor(trusted ? 'acp-mcp-yes' : 'acp-mcp-no', answer);
+    try {
+      await initialize(ed.cx);
+      const { sessionId } = await ed.cx.request('session/new', { cwd: workspace, mcpServers: [{ name: 'echo', command: 'node', args: [path.join(workspace, 'tools/echo.js')], env: [{ name: 'ECHO_TOKEN', value: 'sk-editor-secret' }] }] });
+      expect((await ed.cx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo hi' }] })).stopReason).toBe('end_turn');
+      // The run-start question came first, showing the server as it would run (its env by name only).
+      expect(ed.asked[0]?.toolCall).toMatchObject({
+        title: expect.stringContaining("the editor's"),
+        rawInput: { clientMcpServers: [{ name: 'echo', command: 'node', args: [path.join(workspace, 'tools/echo.js')], env: ['ECHO_TOKEN'] }] },
+      });
+      expect(JSON.stringify(ed.asked[0]?.toolCall.rawInput)).not.toContain('sk-editor-secret');
+      const result = ed.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'call_echo') as Acp.ToolCallUpdate;
+      const said = JSON.stringify(result.content);
+      if (trusted) {
+        expect(said).toContain('echo: hi');
+        expect(existsSync(path.join(workspace, 'mcp-started'))).toBe(true);
+      } else {
+        expect(said).not.toContain('echo: hi');
+        expect(result.status).toBe('failed');
+        expect(existsSync(path.join(workspace, 'mcp-started'))).toBe(false);
+      }
+      await h.client.workflow.getHandle(sessionId).cancel();
+    } finally {
+      ed.close();
+    }
   }
 });

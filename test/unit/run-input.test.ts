@@ -40,6 +40,11 @@ test('the run-start question about workspace settings shows every command, quote
   ]);
   expect(lines.join('\n')).not.toContain('\x1b');
   expect(settingsQuestionLines('bash', { command: 'ls' })).toEqual([]);
+  // An editor's servers alone: named as the client's, not the workspace's.
+  expect(settingsQuestionLines('workspace_settings', { files: [], clientMcpServers: [{ name: 'echo', command: 'node', args: ['echo.js'], env: ['TOKEN'] }] })).toEqual([
+    "The client that started this run (an editor) offers MCP servers; allowing runs them in the run's sandbox:",
+    '  MCP server echo: command ["node","echo.js"] (env TOKEN)',
+  ]);
 });
 
 test('--max-tokens, --max-cost and --max-wall-clock become the budgets; a bad one names its field', () => {
