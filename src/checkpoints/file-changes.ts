@@ -62,8 +62,8 @@ export async function fileChanges(store: string, before: string, after: string, 
     const sides = [c.oldBlob, c.newBlob].filter((b): b is string => b !== undefined);
     const bytes = sides.reduce((sum, b) => sum + (sizes.get(b) ?? 0), 0);
     if (c.special) why.set(c, 'a symbolic link or a nested repository');
-    else if (sides.some((b) => (sizes.get(b) ?? 0) > limits.fileBytes)) why.set(c, `larger than ${kib(limits.fileBytes)} KiB`);
-    else if (bytes > budget) why.set(c, `the change's first ${kib(limits.totalBytes)} KiB are shown`);
+    else if (sides.some((b) => (sizes.get(b) ?? 0) > limits.fileBytes)) why.set(c, `larger than ${size(limits.fileBytes)}`);
+    else if (bytes > budget) why.set(c, `the change's first ${size(limits.totalBytes)} are shown`);
     else {
       budget -= bytes;
       for (const b of sides) wanted.add(b);
@@ -80,7 +80,7 @@ export async function fileChanges(store: string, before: string, after: string, 
   return { changes, more: changed.length - shown.length };
 }
 
-const kib = (bytes: number) => Math.round(bytes / 1024);
+const size = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
 async function blobSizes(store: string, blobs: string[]): Promise<Map<string, number>> {
   if (blobs.length === 0) return new Map();
