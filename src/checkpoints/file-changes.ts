@@ -18,6 +18,8 @@ export type FileChange =
   | { path: string; status: 'added' | 'modified' | 'deleted'; notShown: string };
 
 const TREE_ID = /^[0-9a-f]{40}$/;
+/** Each git child's bound: a follower waits on it before it shows the next event. */
+const READ_TIMEOUT_MS = 30_000;
 const NO_BLOB = /^0+$/;
 
 interface Changed {
@@ -33,12 +35,12 @@ interface Changed {
  * The files that differ between two snapshots of a run's store, as texts an editor can show as a
  * diff. Bounded: at most `files` files, each side at most `fileBytes`, all of it at most
  * `totalBytes`; a larger file, a binary one or a link is named instead. All reading is git's, in
- * child processes (each with git.ts's timeout): nothing here parses a large file on the event loop.
+ * child processes of 30 seconds at most each, and only blobs within the limits are read whole.
  */
 export async function fileChanges(store: string, before: string, after: string, limits: FileChangeLimits = FILE_CHANGE_LIMITS): Promise<{ changes: FileChange[]; more: number }> {
   if (!TREE_ID.test(before) || !TREE_ID.test(after)) throw new Error(`not snapshot ids: ${before}, ${after}`);
   if (before === after) return { changes: [], more: 0 };
-  const raw = nulList(await git(['diff-tree', '-r', '-z', '--no-renames', before, after], { store }));
+  const raw = nulList(await git(['diff-tree', '-r', '-z', '--no-renames', before, after], { store, timeoutMs: READ_TIMEOUT_MS }));
   const changed: Changed[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     // `:<old mode> <new mode> <old blob> <new blob> <status>`, then the path.
@@ -84,7 +86,7 @@ const size = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `$
 
 async function blobSizes(store: string, blobs: string[]): Promise<Map<string, number>> {
   if (blobs.length === 0) return new Map();
-  const out = (await git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { store, input: `${blobs.join('\n')}\n` })).toString('utf8');
+  const out = (await git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { store, input: `${blobs.join('\n')}\n`, timeoutMs: READ_TIMEOUT_MS })).toString('utf8');
   const sizes = new Map<string, number>();
   for (const line of out.split('\n')) {
     const [id, size] = line.split(' ');
@@ -97,7 +99,7 @@ async function blobSizes(store: string, blobs: string[]): Promise<Map<string, nu
 async function blobTexts(store: string, blobs: string[]): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   if (blobs.length === 0) return texts;
-  const out = await git(['cat-file', '--batch'], { store, input: `${blobs.join('\n')}\n` });
+  const out = await git(['cat-file', '--batch'], { store, input: `${blobs.join('\n')}\n`, timeoutMs: READ_TIMEOUT_MS });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let at = 0;
   while (at < out.length) {
