@@ -45,6 +45,6 @@ export function settingsQuestionLines(tool: string, input: unknown): string[] {
   for (const server of shown.mcpServers ?? []) lines.push(serverLine(server), ...pinLines(server));
   for (const file of shown.files ?? []) lines.push(`  ${file.path} sha256 ${file.sha256}`);
   if (shown.clientMcpServers?.length) lines.push('The client that started this run (an editor) offers MCP servers; allowing runs them in the run\'s sandbox:');
-  for (const server of shown.clientMcpServers ?? []) lines.push(serverLine(server));
+  for (const server of shown.clientMcpServers ?? []) lines.push(serverLine(server), ...pinLines(server));
   return lines;
 }

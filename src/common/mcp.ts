@@ -79,6 +79,8 @@ export interface McpListRequest {
   workspaceSha256?: string | null;
   /** The workspace files each workspace server runs, as the human was shown them at the run-start question. */
   workspacePins?: Record<string, import('./pinned-files').PinnedFile[]>;
+  /** The files each of the run's `clientMcpServers` runs, as the run-start question showed them: a change refuses the server. */
+  clientPins?: Record<string, import('./pinned-files').PinnedFile[]>;
   sandbox: import('./sandbox').SandboxRequest;
 }
 

@@ -28,7 +28,7 @@ export interface WorkspaceMcpServer {
   unpinned?: string;
 }
 
-/** An MCP server of the run's `clientMcpServers` as the human is shown it: the same as a workspace server's. */
+/** An MCP server as the human is shown it (the workspace's, a client's): all but the values of `env` and `headers`. */
 export function shownMcpServer(name: string, config: McpServerConfig): WorkspaceMcpServer {
   if ('url' in config) return { name, url: config.url, ...(Object.keys(config.headers).length ? { headers: Object.keys(config.headers) } : {}) };
   return { name, command: config.command, args: config.args, ...(Object.keys(config.env).length ? { env: Object.keys(config.env) } : {}) };
@@ -42,6 +42,8 @@ export interface WorkspaceSettingsRead {
   /** From `.bareagent/settings.json`. */
   hooks: HookSpec[];
   mcpServers: WorkspaceMcpServer[];
+  /** The run's `clientMcpServers` as shown and pinned for the run-start question (read only when the run has some). */
+  clientMcpServers?: WorkspaceMcpServer[];
   /** Files that could not be used, and why. */
   errors?: string[];
   /** The workspace's real path, as resolved and checked by the read: the run's one path from then on (none in runs recorded before). */

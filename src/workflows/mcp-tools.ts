@@ -21,10 +21,12 @@ export async function listMcpTools(
   workspaceSha256?: string | null,
   /** The files each workspace server runs, as the run-start question showed them. */
   workspacePins?: Record<string, PinnedFile[]>,
+  /** The same for the run's `clientMcpServers`, once allowed. */
+  clientPins?: Record<string, PinnedFile[]>,
 ): Promise<McpCatalog | undefined> {
   if (config.depth > 0) return undefined;
   const catalog = await readAtRunStart('listMcpTools', { local, remote: mcpListing, toolTaskQueue: config.toolTaskQueue }, 'MCP servers: list tools', [
-    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}), ...(workspacePins ? { workspacePins } : {}) },
+    { ...(config.workspace ? { workspace: config.workspace } : {}), servers: config.mcpServers ?? {}, sandbox, ...(workspaceSha256 !== undefined ? { workspaceSha256 } : {}), ...(workspacePins ? { workspacePins } : {}), ...(clientPins && Object.keys(clientPins).length ? { clientPins } : {}) },
   ]);
   return catalog.servers.length > 0 ? catalog : undefined;
 }

@@ -11,6 +11,7 @@ import {
   type InheritedSettings,
   type SettingsDecision,
   type WorkspaceSettingsRead,
+  type WorkspaceMcpServer,
   type WorkspaceSettingsStatus,
 } from '../common/workspace-settings';
 import { listMcpTools } from './mcp-tools';
@@ -41,7 +42,7 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
     return;
   }
   const read = await readAtRunStart('readWorkspaceSettings', { local, remote: settingsReading, toolTaskQueue: config.toolTaskQueue }, 'workspace settings (.bareagent/)', [
-    config.workspace ? { workspace: config.workspace } : {},
+    { ...(config.workspace ? { workspace: config.workspace } : {}), ...(config.clientMcpServers ? { clientMcpServers: config.clientMcpServers } : {}) },
   ]);
   // From here on the run works in the path this read resolved and checked, whatever the given one names later.
   if (read.workspace !== undefined) adoptWorkspace(config, state, read.workspace);
@@ -54,7 +55,8 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
   const applied = decision === 'allowed' || decision === 'trusted' || decision === 'bypass';
   state.workspaceSettings = { files: read.files, applied, decision };
   // The client's servers, once allowed, run as the input's own do (whose name wins on a clash).
-  if (applied && Object.keys(offered).length > 0) config.mcpServers = { ...offered, ...config.mcpServers };
+  const clientNames = Object.keys(offered).filter((name) => !(name in (config.mcpServers ?? {})));
+  if (applied && clientNames.length > 0) config.mcpServers = { ...offered, ...config.mcpServers };
   state.hooks = hooksConfig([...read.operatorHooks, ...(applied ? read.hooks : [])], hookErrors);
   const mcpSha = read.files.find((file) => file.path === MCP_FILE)?.sha256;
   const useWorkspaceServers = applied && read.mcpServers.length > 0 && mcpSha !== undefined;
@@ -63,8 +65,11 @@ export async function applyWorkspaceSettings(config: Omit<AgentRunConfig, 'resum
     state.mcp = fileEntry.length > 0 ? { servers: fileEntry } : undefined;
     return;
   }
-  const pins = Object.fromEntries(read.mcpServers.filter((server) => server.pins).map((server) => [server.name, server.pins ?? []]));
-  const listed = await listMcpTools(config, sandbox, local, useWorkspaceServers ? mcpSha : null, useWorkspaceServers ? pins : undefined);
+  const pinsOf = (servers: WorkspaceMcpServer[]) => Object.fromEntries(servers.filter((server) => server.pins).map((server) => [server.name, server.pins ?? []]));
+  const pins = pinsOf(read.mcpServers);
+  // The client's servers start only if the workspace files they run are as the question showed them.
+  const clientPins = applied && read.clientMcpServers ? pinsOf(read.clientMcpServers.filter((server) => clientNames.includes(server.name))) : undefined;
+  const listed = await listMcpTools(config, sandbox, local, useWorkspaceServers ? mcpSha : null, useWorkspaceServers ? pins : undefined, clientPins);
   const servers = [...(listed?.servers ?? []), ...fileEntry];
   state.mcp = servers.length > 0 ? { servers } : undefined;
 }
@@ -82,7 +87,8 @@ async function decide(config: Omit<AgentRunConfig, 'resume'>, read: WorkspaceSet
  * workspace files each runs, and the files' hashes; the servers a client offered, apart.
  */
 export function settingsQuestion(read: WorkspaceSettingsRead, offered: McpServers = {}): Record<string, unknown> {
-  const clientServers = Object.entries(offered).map(([name, server]) => shownMcpServer(name, server));
+  // A worker that predates clientMcpServers read none: they are shown unpinned.
+  const clientServers = read.clientMcpServers ?? Object.entries(offered).map(([name, server]) => shownMcpServer(name, server));
   return {
     files: read.files,
     ...(read.hooks.length

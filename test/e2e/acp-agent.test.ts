@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { acpSdk, type Acp } from '../../src/acp/acp-sdk';
@@ -10,6 +10,7 @@ type SessionNotification = Acp.SessionNotification;
 type RequestPermissionRequest = Acp.RequestPermissionRequest;
 type RequestPermissionResponse = Acp.RequestPermissionResponse;
 import { decidePermissionUpdate } from '../../src/common/contract';
+import type { RunStatus } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { cliEnv } from '../support/cli';
 import { pendingRequest, waitFor } from '../support/wait-for';
@@ -194,18 +195,22 @@ test('a file changed by a command shows as a diff from the checkpoints; a file o
   }
 });
 
-test("the editor's MCP servers wait for the run-start question: rejected, none starts; allowed, the model's call reaches it", async () => {
+test("the editor's MCP servers wait for the run-start question: rejected, none starts; allowed, the model's call reaches it; changed since shown, refused", async () => {
   const script = [{ text: 'Asking it.', toolCalls: [{ id: 'call_echo', name: 'mcp__echo__echo', arguments: { text: 'hi' } }] }, { text: 'Done.' }];
   h.model.setScenario('acp-mcp-no', script);
   h.model.setScenario('acp-mcp-yes', script);
+  h.model.setScenario('acp-mcp-changed', script);
   const echoServer = readFileSync(path.join(ROOT, 'test/support/echo-mcp-server.js'), 'utf8');
-  for (const trusted of [false, true]) {
+  for (const answerWith of ['deny', 'allow', 'allow, then the file changes'] as const) {
+    const trusted = answerWith === 'allow';
     // The server's file is in the workspace: the run's sandbox sees it, as it would a project's own tool.
     const workspace = h.workspace({ 'tools/echo.js': echoServer });
-    const answer: Answer = async (request) => ({
-      outcome: { outcome: 'selected', optionId: request.toolCall.rawInput && (request.toolCall.rawInput as { clientMcpServers?: unknown }).clientMcpServers && !trusted ? 'deny' : 'allow' },
-    });
-    const ed = editor(trusted ? 'acp-mcp-yes' : 'acp-mcp-no', answer);
+    const answer: Answer = async (request) => {
+      const isSettings = (request.toolCall.rawInput as { clientMcpServers?: unknown } | undefined)?.clientMcpServers !== undefined;
+      if (isSettings && answerWith === 'allow, then the file changes') writeFileSync(path.join(workspace, 'tools/echo.js'), `${echoServer}\n// changed after it was shown\n`);
+      return { outcome: { outcome: 'selected', optionId: isSettings && answerWith === 'deny' ? 'deny' : 'allow' } };
+    };
+    const ed = editor(answerWith === 'deny' ? 'acp-mcp-no' : trusted ? 'acp-mcp-yes' : 'acp-mcp-changed', answer);
     try {
       await initialize(ed.cx);
       const { sessionId } = await ed.cx.request('session/new', { cwd: workspace, mcpServers: [{ name: 'echo', command: 'node', args: [path.join(workspace, 'tools/echo.js')], env: [{ name: 'ECHO_TOKEN', value: 'sk-editor-secret' }] }] });
@@ -213,7 +218,7 @@ test("the editor's MCP servers wait for the run-start question: rejected, none s
       // The run-start question came first, showing the server as it would run (its env by name only).
       expect(ed.asked[0]?.toolCall).toMatchObject({
         title: expect.stringContaining("the editor's"),
-        rawInput: { clientMcpServers: [{ name: 'echo', command: 'node', args: [path.join(workspace, 'tools/echo.js')], env: ['ECHO_TOKEN'] }] },
+        rawInput: { clientMcpServers: [{ name: 'echo', command: 'node', args: [path.join(workspace, 'tools/echo.js')], env: ['ECHO_TOKEN'], pins: [{ path: 'tools/echo.js', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }] }] },
       });
       expect(JSON.stringify(ed.asked[0]?.toolCall.rawInput)).not.toContain('sk-editor-secret');
       const result = ed.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === 'call_echo') as Acp.ToolCallUpdate;
@@ -222,6 +227,11 @@ test("the editor's MCP servers wait for the run-start question: rejected, none s
         expect(said).toContain('echo: hi');
         expect(existsSync(path.join(workspace, 'mcp-started'))).toBe(true);
       } else {
+        if (answerWith !== 'deny') {
+          // Allowed, but the file it runs is not what the question showed: the server is refused, and the model told why.
+          const status = await h.client.workflow.getHandle(sessionId).query<RunStatus>('status');
+          expect(status.mcpServers).toEqual([{ name: 'echo', tools: 0, error: expect.stringMatching(/^MCP server "echo" is not started: .*tools\/echo\.js/) }]);
+        }
         expect(said).not.toContain('echo: hi');
         expect(result.status).toBe('failed');
         expect(existsSync(path.join(workspace, 'mcp-started'))).toBe(false);

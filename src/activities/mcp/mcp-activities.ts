@@ -42,7 +42,7 @@ export function createMcpActivities(connections = new McpConnections()) {
     for (const [name, config] of Object.entries(all)) {
       const source = fromInput.has(name) ? 'input' : 'workspace';
       try {
-        const pins = await serverPins(root, name, config, source === 'workspace' ? request.workspacePins?.[name] : undefined);
+        const pins = await serverPins(root, name, config, source === 'workspace' ? request.workspacePins?.[name] : request.clientPins?.[name]);
         const listed = await connections.use(name, config, root, request.sandbox, pins, (client) => client.listTools(undefined, { timeout: LIST_TIMEOUT_MS }));
         const tools: McpTool[] = listed.tools.map((tool) => {
           const toolName = mcpToolName(name, tool.name, taken);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { HookSpec } from '../../common/hooks';
 import type { CommandPins } from '../../common/pinned-files';
 import type { McpServers } from '../../common/mcp';
-import type { SettingsFile, WorkspaceMcpServer, WorkspaceSettingsRead } from '../../common/workspace-settings';
+import { shownMcpServer, type SettingsFile, type WorkspaceMcpServer, type WorkspaceSettingsRead } from '../../common/workspace-settings';
 import { workspaceRoot } from '../tools/workspace';
 import { filesNamedByArgv, filesNamedByCommand, pinFiles } from './pinned-programs';
 import { parseHooks, parseMcpServers, readSettingsFile, WORKSPACE_MCP_FILE, WORKSPACE_SETTINGS } from './settings-files';
@@ -15,7 +15,7 @@ import { parseHooks, parseMcpServers, readSettingsFile, WORKSPACE_MCP_FILE, WORK
  * and left out.
  */
 export function createReadWorkspaceSettings(workerFile: string | undefined) {
-  return async function readWorkspaceSettings(request: { workspace?: string }): Promise<WorkspaceSettingsRead> {
+  return async function readWorkspaceSettings(request: { workspace?: string; clientMcpServers?: McpServers }): Promise<WorkspaceSettingsRead> {
     const root = workspaceRoot(request.workspace);
     const errors: string[] = [];
     const files: SettingsFile[] = [];
@@ -39,8 +39,23 @@ export function createReadWorkspaceSettings(workerFile: string | undefined) {
     ]);
     files.sort((a, b) => a.path.localeCompare(b.path));
     // The programs they name are pinned like the files that name them (src/activities/settings/pinned-programs.ts).
-    [operatorHooks, hooks, mcpServers] = await Promise.all([pinHooks(root, operatorHooks), pinHooks(root, hooks), pinServers(root, mcpServers)]);
-    return { files, operatorHooks, hooks, mcpServers, ...(errors.length ? { errors } : {}), workspace: root };
+    // A client's servers (an editor's) are shown and pinned the same way, for the same question.
+    const offered = request.clientMcpServers ? shown(request.clientMcpServers) : undefined;
+    const [pinnedOperator, pinnedHooks, pinnedServers, clientMcpServers] = await Promise.all([
+      pinHooks(root, operatorHooks),
+      pinHooks(root, hooks),
+      pinServers(root, mcpServers),
+      offered ? pinServers(root, offered) : undefined,
+    ]);
+    return {
+      files,
+      operatorHooks: pinnedOperator,
+      hooks: pinnedHooks,
+      mcpServers: pinnedServers,
+      ...(clientMcpServers ? { clientMcpServers } : {}),
+      ...(errors.length ? { errors } : {}),
+      workspace: root,
+    };
 
     async function take(file: string, use: (text: string) => void): Promise<void> {
       try {
@@ -74,9 +89,5 @@ function withPins(found: CommandPins): Partial<CommandPins> {
 
 /** What the human is shown of each server: all but the values of `env` and `headers`. */
 function shown(servers: McpServers): WorkspaceMcpServer[] {
-  return Object.entries(servers).map(([name, config]) =>
-    'command' in config
-      ? { name, command: config.command, args: config.args, ...(Object.keys(config.env).length ? { env: Object.keys(config.env) } : {}) }
-      : { name, url: config.url, ...(Object.keys(config.headers).length ? { headers: Object.keys(config.headers) } : {}) },
-  );
+  return Object.entries(servers).map(([name, config]) => shownMcpServer(name, config));
 }
