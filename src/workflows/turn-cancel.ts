@@ -23,7 +23,7 @@ export class TurnCancel {
       const parsed = CancelTurnInput.safeParse(raw ?? {});
       if (!parsed.success) return log.warn(`cancelTurn signal ignored: ${describeIssues(parsed.error)}`);
       if (this.requested !== undefined) return;
-      if (!this.scope && waiting()) return log.info('cancelTurn signal ignored: no turn under way');
+      if (waiting()) return log.info('cancelTurn signal ignored: no turn under way');
       this.requested = parsed.data.reason ?? DEFAULT_CANCEL_REASON;
       this.scope?.cancel();
     });
