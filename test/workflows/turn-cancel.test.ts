@@ -38,6 +38,8 @@ test('a turn cancelled mid model call ends with turn_cancelled; the run takes th
   const cancelled = (await handle.query(stepsQuery)).find((step) => step.reason === 'turn_cancelled');
   expect(cancelled?.detail).toBe('pressed Esc; open for follow-ups for 1m');
   expect((await handle.describe()).status.name).toBe('RUNNING');
+  // The hung provider request was aborted: the cancelled activity ended, it does not wait for an answer nobody reads.
+  await waitFor(async () => ((await handle.describe()).raw.pendingActivities?.length ? undefined : true), 'the model activity to end');
 
   await handle.signal(userMessageSignal, { text: 'second question' });
   await waitFor(async () => ((await reasons(handle)).filter((r) => r === 'idle').length === 1 ? true : undefined), 'the answer to the follow-up');
