@@ -5,6 +5,7 @@ import { pendingRequest, waitFor } from '../support/wait-for';
 import { cancelTurnSignal, eventsQuery, messagesQuery, statusQuery, stepsQuery, userMessageSignal } from '../../src/common/contract';
 import type { Message } from '../../src/common/messages';
 import { CANCELLED_TOOL_RESULT, TURN_CANCELLED_NOTE } from '../../src/loop/cancelled-turn';
+import { cancelTurn } from '../../src/public/client';
 
 let h: Harness;
 beforeAll(async () => {
@@ -33,7 +34,8 @@ test('a turn cancelled mid model call ends with turn_cancelled; the run takes th
   const handle = await h.start({ prompt: 'first question', model: 'cancel-model', workspace: h.workspace(), permissionMode: 'auto', idleTimeout: '1m' });
   await phaseIs(handle, 'calling_model');
   await waitFor(async () => (h.model.requestsFor('cancel-model').length === 1 ? true : undefined), 'the model call to be under way');
-  await handle.signal(cancelTurnSignal, { reason: 'pressed Esc' });
+  // Through the client entry point's helper, as an embedding app sends it.
+  await cancelTurn(h.client, handle.workflowId, 'pressed Esc');
   await phaseIs(handle, 'idle');
   const cancelled = (await handle.query(stepsQuery)).find((step) => step.reason === 'turn_cancelled');
   expect(cancelled?.detail).toBe('pressed Esc; open for follow-ups for 1m');
