@@ -115,10 +115,12 @@ class AgentRun {
       state.budget = countIteration(state.budget);
       injectFinishedJobs(state, board, report);
       const turn = await this.parts.turns.run(() => this.turn(before));
-      if ('cancelled' in turn) {
+      // A turn that ended the run despite the signal (its answer or stop came first) ends it.
+      if (turn.done) return turn.done;
+      if (turn.cancelled !== undefined) {
         const ended = await this.afterCancelledTurn(turn.cancelled, before);
         if (ended) return ended;
-      } else if (turn.done) return turn.done;
+      }
     }
   }
 

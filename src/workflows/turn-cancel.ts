@@ -34,14 +34,19 @@ export class TurnCancel {
     return this.requested !== undefined;
   }
 
-  /** The turn's own result, or the reason it was cancelled by the signal; any other cancellation (the run's) goes on up. */
-  async run<T>(turn: () => Promise<T>): Promise<{ done: T } | { cancelled: string }> {
+  /**
+   * The turn's own result, and the reason when the signal cancelled it; any other cancellation (the
+   * run's) goes on up. A turn can end without a cancellation error even so (a checkpoint or a hook
+   * reports its failure as a value, and a killed command has a result): it is still a cancelled turn.
+   */
+  async run<T>(turn: () => Promise<T>): Promise<{ done?: T; cancelled?: string }> {
     const scope = new CancellationScope();
     this.scope = scope;
     // Asked for before this turn began (a message was queued): this turn is the one to stop.
     if (this.requested !== undefined) scope.cancel();
     try {
-      return { done: await scope.run(turn) };
+      const done = await scope.run(turn);
+      return { done, ...(this.requested !== undefined ? { cancelled: this.requested } : {}) };
     } catch (err) {
       const reason = this.requested;
       if (reason !== undefined && isCancellation(err) && !CancellationScope.current().consideredCancelled) return { cancelled: reason };

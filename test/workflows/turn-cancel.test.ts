@@ -98,6 +98,25 @@ test('a turn cancelled mid tool round keeps the finished results, kills the comm
   console.log(`turn cancel mid bash: idle again ${tookMs} ms after the signal`);
 });
 
+test('a background job of an earlier turn goes on; one the cancelled turn started is cancelled with it', async () => {
+  h.model.setScenario('cancel-jobs', [
+    { toolCalls: [{ id: 'j1', name: 'background_run', arguments: { command: 'sleep 20', task_id: 'earlier' } }] },
+    { toolCalls: [{ id: 'j2', name: 'background_run', arguments: { command: 'sleep 20', task_id: 'same' } }, { id: 's', name: 'bash', arguments: { command: 'sleep 30' } }] },
+  ]);
+  const handle = await h.start({ prompt: 'start jobs', model: 'cancel-jobs', workspace: h.workspace(), permissionMode: 'auto', idleTimeout: '1m', waitForJobs: false });
+  await waitFor(async () => ((await handle.query(statusQuery)).backgroundJobs.length === 2 ? true : undefined), 'both jobs to start');
+  await phaseIs(handle, 'running_tool');
+  await handle.signal(cancelTurnSignal);
+  await phaseIs(handle, 'idle');
+  // The killed command has its result, so the round ended as usual: the turn is still a cancelled one, and the run waits.
+  expect(await reasons(handle)).toEqual(['next_turn', 'next_turn', 'turn_cancelled']);
+  expectEveryCallAnswered(await handle.query(messagesQuery));
+  const job = (id: string) => h.client.workflow.getHandle(`${handle.workflowId}.${id}`).describe();
+  expect((await job('earlier')).status.name).toBe('RUNNING');
+  await waitFor(async () => ((await job('same')).status.name === 'CANCELLED' ? true : undefined), 'the same turn\'s job to be cancelled');
+  await handle.terminate();
+});
+
 test('a turn cancelled while a permission question waits withdraws the question', async () => {
   h.model.setScenario('cancel-ask', [{ toolCalls: [{ id: 'ask', name: 'bash', arguments: { command: 'touch asked.txt' } }] }, { text: 'Fine.' }]);
   const handle = await h.start({ prompt: 'touch it', model: 'cancel-ask', workspace: h.workspace(), idleTimeout: '1m' });
