@@ -35,6 +35,7 @@ test('a turn cancelled mid model call ends with turn_cancelled; the run takes th
   await phaseIs(handle, 'calling_model');
   await waitFor(async () => (h.model.requestsFor('cancel-model').length === 1 ? true : undefined), 'the model call to be under way');
   // Through the client entry point's helper, as an embedding app sends it.
+  const sent = Date.now();
   await cancelTurn(h.client, handle.workflowId, 'pressed Esc');
   await phaseIs(handle, 'idle');
   const cancelled = (await handle.query(stepsQuery)).find((step) => step.reason === 'turn_cancelled');
@@ -42,6 +43,7 @@ test('a turn cancelled mid model call ends with turn_cancelled; the run takes th
   expect((await handle.describe()).status.name).toBe('RUNNING');
   // The hung provider request was aborted: the cancelled activity ended, it does not wait for an answer nobody reads.
   await waitFor(async () => ((await handle.describe()).raw.pendingActivities?.length ? undefined : true), 'the model activity to end');
+  console.log(`turn cancel mid model call: provider request aborted, activity ended ${Date.now() - sent} ms after the signal`);
 
   await handle.signal(userMessageSignal, { text: 'second question' });
   await waitFor(async () => ((await reasons(handle)).filter((r) => r === 'idle').length === 1 ? true : undefined), 'the answer to the follow-up');
