@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { eventsQuery, messagesQuery, userMessageSignal } from '../common/contract';
+import { cancelTurnSignal, eventsQuery, messagesQuery, userMessageSignal } from '../common/contract';
 import type { RunEvent } from '../common/events';
 import type { McpServers } from '../common/mcp';
 import type { Message } from '../common/messages';
@@ -111,7 +111,8 @@ export function acpAgent(client: Client, config: ConnectionConfig, defaults: Ses
       const current = sessions.get(params.sessionId);
       if (!current) return;
       for (const asked of current.asked.values()) asked.abort();
-      await client.workflow.getHandle(current.id).cancel().catch(() => undefined);
+      // The turn, not the run: the prompt under way ends `cancelled` and the next one continues the same run.
+      await client.workflow.getHandle(current.id).signal(cancelTurnSignal, { reason: `cancelled through bareagent acp (${editorName})` }).catch(() => undefined);
     })
     .onRequest('session/load', async ({ params }) => {
       // The run's MCP servers were fixed at its start: the ones offered now are not added.

@@ -90,7 +90,7 @@ async function show(client: Client, editor: Editor, session: SessionState, event
       session.asked.get(event.requestId)?.abort();
       return undefined;
     case 'step':
-      return (event.record as StepRecord | undefined)?.reason === 'idle' ? 'end_turn' : undefined;
+      return turnEnd((event.record as StepRecord | undefined)?.reason);
     case 'final':
       return 'end_turn';
     case 'failed':
@@ -99,6 +99,13 @@ async function show(client: Client, editor: Editor, session: SessionState, event
     default:
       return undefined;
   }
+}
+
+/** The step records that end a turn while the run stays open: an answer, or a turn the `cancelTurn` signal stopped. */
+function turnEnd(reason: string | undefined): Acp.StopReason | undefined {
+  if (reason === 'idle') return 'end_turn';
+  if (reason === 'turn_cancelled') return 'cancelled';
+  return undefined;
 }
 
 function stopReasonOf(failureType: string): Acp.StopReason {

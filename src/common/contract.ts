@@ -5,6 +5,7 @@ import type { RunEvent } from './events';
 import type { ChildPermission, JobFinished } from './jobs';
 import type { Message } from './messages';
 import type {
+  CancelTurnInput,
   PermissionDecisionInput,
   PermissionDecisionResult,
   RunStatus,
@@ -21,6 +22,8 @@ export const decidePermissionUpdate = defineUpdate<PermissionDecisionResult, [Pe
   'decidePermission',
 );
 export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage');
+/** Stops the turn under way, not the run: its model or tool call is cancelled and the run waits for the next `userMessage`. */
+export const cancelTurnSignal = defineSignal<[CancelTurnInput?]>('cancelTurn');
 export const statusQuery = defineQuery<RunStatus>('status');
 export const messagesQuery = defineQuery<Message[]>('messages');
 export const stepsQuery = defineQuery<StepRecord[]>('steps');

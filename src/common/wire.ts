@@ -29,6 +29,10 @@ export type PermissionDecisionInput = z.infer<typeof PermissionDecisionInput>;
 export const UserMessageInput = z.strictObject({ text: z.string().trim().min(1) });
 export type UserMessageInput = z.infer<typeof UserMessageInput>;
 
+/** Stop the turn under way (its model or tool call) and wait for the next message; `reason` goes on the step record. */
+export const CancelTurnInput = z.strictObject({ reason: z.string().trim().min(1).max(300).optional() });
+export type CancelTurnInput = z.infer<typeof CancelTurnInput>;
+
 export type { PendingPermission } from './pending-permission';
 
 export type RunPhase =

@@ -37,6 +37,8 @@ export type Transition =
   /** Answered, and open for follow-ups for `timeout`. */
   | { kind: 'idle'; timeout: string | number }
   | { kind: 'continue_as_new'; historyLength: number }
+  /** The `cancelTurn` signal stopped the turn; the run waits for the next message (`timeout`), or ends without one. */
+  | { kind: 'turn_cancelled'; reason: string; cancelledCalls: string[]; timeout?: string | number }
   /** A permission question nobody answered in time: denied. */
   | { kind: 'approval_timed_out'; call: ToolCall; input: unknown; why: string }
   /** A human allowed a call and every call `rule` matches for the rest of the run. */
@@ -102,6 +104,11 @@ export function describeTransition(transition: Transition): StepContent {
       return { ...step('acceptance_failed', (transition.output ?? '').slice(0, 300)), evidence: 1 };
     case 'idle':
       return step('idle', `answered; open for follow-ups for ${transition.timeout}`);
+    case 'turn_cancelled': {
+      const calls = transition.cancelledCalls.length > 0 ? `; cancelled: ${transition.cancelledCalls.join(', ')}` : '';
+      const next = transition.timeout === undefined ? '' : `; open for follow-ups for ${transition.timeout}`;
+      return step('turn_cancelled', `${transition.reason.slice(0, 300)}${calls}${next}`);
+    }
     case 'continue_as_new':
       return step('continue_as_new', `history of ${transition.historyLength} events handed to a new run`);
     case 'approval_timed_out':

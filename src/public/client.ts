@@ -1,5 +1,5 @@
 import type { Client, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
-import { userMessageSignal } from '../common/contract';
+import { cancelTurnSignal, userMessageSignal } from '../common/contract';
 import type { AgentRunInput } from '../common/input';
 import { WORKFLOW_TYPE } from '../connection/config';
 
@@ -10,10 +10,10 @@ import { WORKFLOW_TYPE } from '../connection/config';
 export { followRun, type EventHandler } from '../cli/follow';
 export { isPending, sendDecision } from '../runs/decisions';
 export { runOutcome, type RunOutcome } from '../runs/run-outcome';
-export { decidePermissionUpdate, eventsQuery, messagesQuery, permissionDecisionSignal, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
+export { cancelTurnSignal, decidePermissionUpdate, eventsQuery, messagesQuery, permissionDecisionSignal, statusQuery, stepsQuery, userMessageSignal } from '../common/contract';
 export type { RunEvent } from '../common/events';
 export type { AgentRunInput } from '../common/input';
-export type { AgentRunResult, PermissionDecisionInput, PermissionDecisionResult, RunStatus } from '../common/wire';
+export type { AgentRunResult, CancelTurnInput, PermissionDecisionInput, PermissionDecisionResult, RunStatus } from '../common/wire';
 
 /** The workflow type every run has (DESIGN.md, the public contract). */
 export const AGENT_RUN_WORKFLOW_TYPE = WORKFLOW_TYPE;
@@ -32,3 +32,11 @@ export async function sendMessage(client: Client, workflowId: string, text: stri
   await client.workflow.getHandle(workflowId).signal(userMessageSignal, { text });
 }
 
+
+/**
+ * Stops the turn under way (the `cancelTurn` signal): its model or tool call is cancelled, the run
+ * records `turn_cancelled` and waits for the next message. Ignored while the run already waits.
+ */
+export async function cancelTurn(client: Client, workflowId: string, reason?: string): Promise<void> {
+  await client.workflow.getHandle(workflowId).signal(cancelTurnSignal, reason ? { reason } : {});
+}

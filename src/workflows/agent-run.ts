@@ -22,6 +22,8 @@ import { attachToPrompt, injectFinishedJobs, takeFollowUps } from './turn-inputs
 import { describeActivityFailure, invalidInput, stopFailure } from './failures';
 import { parseRunState } from './run-state';
 import { wireRun, type RunParts } from './run-wiring';
+import { CANCELLED_TOOL_RESULT, closeCancelledTurn } from '../loop/cancelled-turn';
+import { durationToMs } from '../common/duration';
 
 /** One agent run: BareAgent's `agent_loop()` as a durable workflow (ARCHITECTURE.md, "The life of one iteration"). */
 export async function agentRun(input: AgentRunInput): Promise<AgentRunResult> {
@@ -102,7 +104,7 @@ class AgentRun {
 
   /** The loop: each phase ends in a transition (src/loop/transitions.ts), recorded as one step; a stop ends the run. */
   private async loop(): Promise<AgentRunResult> {
-    const { config, state, stream, report, board, tree, tools, model, completion, mentions, limits } = this.parts;
+    const { config, state, report, board, tree, mentions, limits } = this.parts;
     for (;;) {
       const taken = await takeFollowUps(mentions);
       if (taken) report.record(taken, report.budget());
@@ -112,30 +114,66 @@ class AgentRun {
       const before = report.budget();
       state.budget = countIteration(state.budget);
       injectFinishedJobs(state, board, report);
-      const compactedFrom = report.budget();
-      const compacted = await model.compact();
-      if (compacted) report.record(compacted, compactedFrom);
-      const response = await model.call();
-      if ('kind' in response) return this.stopRun(response, before);
-      response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
-      if (!response.streamed && response.text) report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
-      const classified = takeReply(state, response);
-      // With the final answer as a tool, only a final_answer call answers; a text reply is a note.
-      const { reply, calls, results } = config.finalAnswer === 'tool' ? takeFinalAnswer(state, response, classified) : { reply: classified, calls: response.toolCalls, results: [] };
-      const transition =
-        reply === 'tool_calls'
-          ? await tools.run(calls, response.toolCallsShown ?? response.streamed, results)
-          : reply === 'answer'
-            ? await proposeCompletion(completion)
-            : reply;
-      const result = await this.settle(transition, before);
-      if (result) return result;
-      if (reply === 'tool_calls' && config.projectInstructions) await readNestedInstructionsAfter(calls, config, state);
-      if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested && !this.childrenHoldHandOver()) {
-        report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, report.budget());
-        await handOver(stream, config, state, board);
+      const turn = await this.parts.turns.run(() => this.turn(before));
+      // A turn that ended the run despite the signal (its answer or stop came first) ends it.
+      if (turn.done) return turn.done;
+      if (turn.cancelled !== undefined) {
+        const ended = await this.afterCancelledTurn(turn.cancelled, before);
+        if (ended) return ended;
       }
     }
+  }
+
+  /** One turn of the loop, from the model call to its settled transition: what the `cancelTurn` signal stops. */
+  private async turn(before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
+    const { config, state, stream, report, board, tools, model, completion } = this.parts;
+    const compactedFrom = report.budget();
+    const compacted = await model.compact();
+    if (compacted) report.record(compacted, compactedFrom);
+    const response = await model.call();
+    if ('kind' in response) return this.stopRun(response, before);
+    response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+    if (!response.streamed && response.text) report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
+    const classified = takeReply(state, response);
+    // With the final answer as a tool, only a final_answer call answers; a text reply is a note.
+    const { reply, calls, results } = config.finalAnswer === 'tool' ? takeFinalAnswer(state, response, classified) : { reply: classified, calls: response.toolCalls, results: [] };
+    const transition =
+      reply === 'tool_calls'
+        ? await tools.run(calls, response.toolCallsShown ?? response.streamed, results)
+        : reply === 'answer'
+          ? await proposeCompletion(completion)
+          : reply;
+    const result = await this.settle(transition, before);
+    if (result) return result;
+    if (reply === 'tool_calls' && config.projectInstructions) await readNestedInstructionsAfter(calls, config, state);
+    if (reply === 'tool_calls' && workflowInfo().continueAsNewSuggested && !this.childrenHoldHandOver()) {
+      report.record({ kind: 'continue_as_new', historyLength: workflowInfo().historyLength }, report.budget());
+      await handOver(stream, config, state, board);
+    }
+    return undefined;
+  }
+
+  /**
+   * A turn the `cancelTurn` signal stopped: each tool call of its reply gets a result (what it gave,
+   * or that it was cancelled), the workspace its checkpoint, the step its record; then the run waits
+   * for the next message as after an answer. A run that takes no follow-ups (no `idleTimeout`), or
+   * gets none in time, ends with the `cancelled` stop.
+   */
+  private async afterCancelledTurn(reason: string, before: BudgetSnapshot): Promise<AgentRunResult | undefined> {
+    const { config, state, report, tools } = this.parts;
+    const round = tools.takeInterrupted();
+    const { message, cancelled } = closeCancelledTurn(state.messages, round?.results ?? []);
+    for (const call of cancelled) report.publish({ type: 'tool_result', step: this.iteration, id: call.id, name: call.name, isError: true, preview: CANCELLED_TOOL_RESULT });
+    state.messages.push(message);
+    if (round) await tools.checkpointInterrupted(round.calls);
+    const timeout = config.idleTimeout;
+    report.record({ kind: 'turn_cancelled', reason, cancelledCalls: cancelled.map((call) => call.name), ...(timeout !== undefined ? { timeout } : {}) }, before);
+    if (state.followUps.length > 0) return undefined;
+    const ended: Stop = { kind: 'stop', reason: 'cancelled', message: `Cancelled: the turn was cancelled (${reason})`, detail: 'the turn was cancelled and no follow-up came' };
+    if (timeout === undefined) return this.stopRun({ ...ended, detail: 'the turn was cancelled; the run takes no follow-ups (no idleTimeout)' }, report.budget());
+    report.setPhase('idle');
+    if (await condition(() => state.followUps.length > 0, durationToMs(timeout))) return undefined;
+    return this.stopRun({ ...ended, detail: `the turn was cancelled and no follow-up came within ${timeout}` }, report.budget());
   }
 
   /**

@@ -1,4 +1,4 @@
-import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { RunEvent } from '../common/events';
 import type { AgentRunConfig } from '../common/input';
 import type { ChildPermission } from '../common/jobs';
@@ -24,6 +24,8 @@ export interface HumanChannelContext {
   waiting(request: PendingPermission): void;
   /** An "allow always" answer: `rule` allows for the rest of the run. */
   allowForRun(rule: string): void;
+  /** The turn that asks is being cancelled (the `cancelTurn` signal): its question is withdrawn, not left open. */
+  turnCancelling(): boolean;
   /** See PermissionGate: false only for runs recorded before answers were per request. */
   /** See PermissionGate: false only for runs recorded before a blank argument derived no rule. */
 }
@@ -75,7 +77,10 @@ export class HumanChannel {
     await this.mirrorToParent(request, true);
     const answered = notifyHuman(config, this.context.workflowId, request, (error) => this.context.record({ kind: 'notification_failed', requestId: request.requestId, error }));
     this.context.waiting(request);
-    const asked = await this.gate.ask(request, timeoutMs);
+    const asked = await this.gate.ask(request, timeoutMs).catch(async (err: unknown) => {
+      if (isCancellation(err) && this.context.turnCancelling()) await CancellationScope.nonCancellable(() => this.withdraw(request, answered));
+      throw err;
+    });
     const { rule: _rule, ...withoutRule } = asked;
     const answer: HumanAnswer = options.forRun === false ? withoutRule : asked;
     answered();
@@ -120,6 +125,24 @@ export class HumanChannel {
    */
   private nextRequestId(): string {
     return `${workflowInfo().runId.replace(/-/g, '').slice(-8)}-${++this.asked}`;
+  }
+
+  /**
+   * A question whose turn was cancelled: closed everywhere it shows (the stream, the parent's
+   * status, the search attributes, the webhooks' retries) as denied, so no client keeps asking it.
+   */
+  private async withdraw(request: PendingPermission, answered: () => void): Promise<void> {
+    answered();
+    await this.mirrorToParent(request, false);
+    this.context.attributes.set({ status: 'running', waitingForHuman: false });
+    this.context.publish({
+      type: 'permission_decided',
+      step: this.context.step(),
+      requestId: request.requestId,
+      toolCallId: request.toolCallId,
+      decision: 'deny',
+      reason: 'withdrawn: the turn was cancelled',
+    });
   }
 
   /** A subagent's question is mirrored in its parent's status. */

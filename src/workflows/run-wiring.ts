@@ -23,6 +23,7 @@ import { sandboxRequest } from './sandbox-request';
 import { StallWatchdog } from './stall-watchdog';
 import { ToolRound } from './tool-round';
 import { TreeBudget } from './tree-budget';
+import { TurnCancel } from './turn-cancel';
 
 export type RunConfig = Omit<AgentRunConfig, 'resume'>;
 
@@ -45,6 +46,7 @@ export interface RunParts {
   watchdog: StallWatchdog | undefined;
   limits: BudgetLimits;
   sandbox: SandboxRequest;
+  turns: TurnCancel;
 }
 
 /** The guard of a run: the permission check, and writes of settings and instruction files ask. */
@@ -71,6 +73,8 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const watchdog = config.stallTimeout === undefined ? undefined : new StallWatchdog(config.stallTimeout, () => report.phase);
   if (watchdog) report.onStep = () => watchdog.progressed();
   const record = (transition: Transition) => report.record(transition, report.budget());
+  // Waiting after an answer (or a cancelled turn) or for jobs, with no message queued: no turn to cancel.
+  const turns = new TurnCancel(() => (report.phase === 'idle' || report.phase === 'waiting_for_jobs') && state.followUps.length === 0);
   const hooks = new RunHooks({ config, hooks: () => state.hooks, sandbox, workflowId, record });
   const human = new HumanChannel({
     config,
@@ -85,6 +89,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
       state.sessionRules = [...(state.sessionRules ?? []), rule];
       policy.allow.push(parseRule(rule));
     },
+    turnCancelling: () => turns.cancelling,
   });
   const board = new JobBoard(carried?.jobs, (change) => human.onChildQuestion(change.question));
   const tree = new TreeBudget({ config, state, workflowId, limits });
@@ -93,5 +98,5 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const completion: CompletionContext = { config, state, board, report, hooks };
   setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel });
   const mentions: MentionContext = { config, state, report, policy, guard, offered };
-  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox };
+  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns };
 }

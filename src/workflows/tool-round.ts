@@ -56,6 +56,8 @@ export class ToolRound {
   private around = new Map<string, ToolCheckpoints>();
   /** The run's newest checkpoint when the round's first call took one: what the round's changes count from. */
   private roundStart: { tree: string | undefined } | undefined;
+  /** The round under way: its calls and the results it has so far (what a cancelled turn keeps). */
+  private underway: { calls: ToolCall[]; results: ToolResultBlock[] } | undefined;
 
   constructor(private readonly context: ToolRoundContext) {
     const { config, state, report, workflowId } = context;
@@ -72,6 +74,7 @@ export class ToolRound {
     }
     // Results the loop already gave (a final_answer not taken) share the round's one results message.
     const results: ToolResultBlock[] = [...answered];
+    this.underway = { calls, results };
     let evidence = 0;
     let warned = false;
     let failureWarned = false;
@@ -103,6 +106,7 @@ export class ToolRound {
         if ((seen.failureWarned || seen.actionWarned) && result.is_error && typeof path === 'string') failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
         if (seen.stop) {
           state.messages.push({ role: 'user', content: results });
+          this.underway = undefined;
           this.lost.record();
           await this.checkpoint(calls);
           return { kind: 'stop', ...seen.stop };
@@ -116,6 +120,7 @@ export class ToolRound {
     ];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });
+    this.underway = undefined;
     this.lost.record();
     const ranCommands = calls.some((call) => toolDescriptor(call.name)?.commandArgument !== undefined);
     await this.checkpoint(calls);
@@ -126,6 +131,22 @@ export class ToolRound {
       evidence,
       ...(ranCommands ? { sandbox: this.sandboxLine() } : {}),
     };
+  }
+
+  /**
+   * The round a cancelled turn stopped, if it was in one: the results its calls gave before the
+   * cancel (the others get a cancelled result from the loop). Taken once.
+   */
+  takeInterrupted(): { calls: ToolCall[]; results: ToolResultBlock[] } | undefined {
+    const round = this.underway;
+    this.underway = undefined;
+    return round;
+  }
+
+  /** After a cancelled round: the workspace as its calls left it, on the next step record, like a round's own. */
+  async checkpointInterrupted(calls: ToolCall[]): Promise<void> {
+    this.lost.record();
+    await this.checkpoint(calls);
   }
 
   /** How many calls from `at` on are read-only (built-in or MCP tools whose effect is `read`), one after another. */

@@ -195,6 +195,53 @@ test('a file changed by a command shows as a diff from the checkpoints; a file o
   }
 });
 
+test('session/cancel stops the turn, not the run: the prompt ends cancelled, the question is withdrawn, the next prompt is answered', async () => {
+  h.model.setScenario('acp-cancel', [{ hang: true }, { text: 'Sleeping.', toolCalls: [{ id: 'call_sleep', name: 'bash', arguments: { command: 'sleep 30' } }] }, { text: 'Here again.' }]);
+  const workspace = h.workspace();
+  let withdrawn = 0;
+  const ed = editor(
+    'acp-cancel',
+    (_request, signal) =>
+      new Promise((resolve) =>
+        signal.addEventListener('abort', () => {
+          withdrawn += 1;
+          resolve({ outcome: { outcome: 'cancelled' } });
+        }),
+      ),
+  );
+  try {
+    await initialize(ed.cx);
+    const { sessionId } = await ed.cx.request('session/new', { cwd: workspace, mcpServers: [] });
+    const handle = h.client.workflow.getHandle(sessionId);
+
+    // Mid model call.
+    const first = ed.cx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first' }] });
+    await waitFor(async () => (h.model.requestsFor('acp-cancel').length === 1 ? true : undefined), 'the model call under way');
+    await ed.cx.notify('session/cancel', { sessionId });
+    expect((await first).stopReason).toBe('cancelled');
+
+    // Mid turn, with the editor asked about a command.
+    const second = ed.cx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second' }] });
+    await waitFor(async () => (ed.asked.length === 1 ? true : undefined), 'the editor asked');
+    await ed.cx.notify('session/cancel', { sessionId });
+    expect((await second).stopReason).toBe('cancelled');
+    expect(withdrawn).toBe(1);
+    expect((await handle.query('status')) as { pendingPermissions: unknown[] }).toMatchObject({ pendingPermissions: [] });
+
+    const third = await ed.cx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'third' }] });
+    expect(third.stopReason).toBe('end_turn');
+    expect(ed.text()).toBe('Sleeping.Here again.');
+    expect(ed.updates.map((n) => n.update).find((u) => u.sessionUpdate === 'tool_call_update')).toMatchObject({ toolCallId: 'call_sleep', status: 'failed' });
+    // One run all along, still open for the next prompt.
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    const steps = (await handle.query('steps')) as Array<{ reason: string }>;
+    expect(steps.filter((s) => s.reason === 'turn_cancelled')).toHaveLength(2);
+    await handle.cancel();
+  } finally {
+    ed.close();
+  }
+});
+
 test("the editor's MCP servers wait for the run-start question: rejected, none starts; allowed, the model's call reaches it; changed since shown, refused", async () => {
   const script = [{ text: 'Asking it.', toolCalls: [{ id: 'call_echo', name: 'mcp__echo__echo', arguments: { text: 'hi' } }] }, { text: 'Done.' }];
   h.model.setScenario('acp-mcp-no', script);

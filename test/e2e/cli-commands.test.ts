@@ -191,6 +191,23 @@ test('cancel ends a waiting run as cancelled and reports it; a second cancel say
   await waitFor(async () => ((await noWait.describe()).status.name === 'CANCELLED' ? true : undefined), 'the run to close as cancelled');
 });
 
+test('cancel --turn stops the turn under way and leaves the run open for the next message', async () => {
+  const model = `cancel-turn-${suffix}`;
+  h.model.setScenario(model, [{ toolCalls: [{ id: 'call_rm', name: 'bash', arguments: { command: 'rm -rf build' } }] }]);
+  const handle = await h.start({ prompt: 'clean up (cancel --turn)', model, workspace: h.workspace({ 'build/out.js': 'x' }), idleTimeout: '1m' }, model);
+  await pendingRequest(handle);
+  const requested = await runCli(['cancel', handle.workflowId, '--turn', '--json'], env);
+  expect(requested.code).toBe(0);
+  expect(JSON.parse(requested.stdout)).toEqual({ workflowId: handle.workflowId, turnCancelRequested: true });
+  const steps = await waitFor(async () => {
+    const recorded = await handle.query(stepsQuery);
+    return recorded.some((step) => step.reason === 'turn_cancelled') ? recorded : undefined;
+  }, 'the turn_cancelled step');
+  expect(steps.find((step) => step.reason === 'turn_cancelled')?.detail).toBe('cancelled with bareagent cancel --turn; cancelled: bash; open for follow-ups for 1m');
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  await handle.cancel();
+});
+
 test('message delivers the userMessage signal to a running run; a closed run refuses it', async () => {
   const handle = await startAsking('message');
   await pendingRequest(handle);

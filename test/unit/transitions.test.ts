@@ -20,6 +20,8 @@ describe('describeTransition: the reason and detail a step record stores, as run
     [{ kind: 'acceptance_failed', attempts: 1, output: 'x'.repeat(400) }, 'acceptance_failed', 'x'.repeat(300)],
     [{ kind: 'idle', timeout: '10m' }, 'idle', 'answered; open for follow-ups for 10m'],
     [{ kind: 'continue_as_new', historyLength: 4242 }, 'continue_as_new', 'history of 4242 events handed to a new run'],
+    [{ kind: 'turn_cancelled', reason: 'pressed Esc', cancelledCalls: ['bash', 'grep'], timeout: '2h' }, 'turn_cancelled', 'pressed Esc; cancelled: bash, grep; open for follow-ups for 2h'],
+    [{ kind: 'turn_cancelled', reason: 'cancelled by the user', cancelledCalls: [] }, 'turn_cancelled', 'cancelled by the user'],
     [{ kind: 'approval_unavailable', call, why: 'asks: rm' }, 'approval_unavailable', 'asks: rm; nobody to ask in the background: denied'],
     [{ kind: 'stop', reason: 'final_answer' }, 'stop:final_answer', undefined],
     [{ kind: 'stop', reason: 'cancelled', detail: 'cancelled by the user' }, 'stop:cancelled', 'cancelled by the user'],

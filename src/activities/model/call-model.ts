@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
 import type { LLMResponse } from '../../common/messages';
@@ -61,11 +61,15 @@ export function createCallModel(
         // A provider that never answers fails as a provider timeout (counted) before the activity's
         // start-to-close timeout, which is left for a lost worker (not counted).
         timeoutMs: Math.max(1_000, Math.min(config.requestTimeoutMs, context.info.startToCloseTimeoutMs - START_TO_CLOSE_MARGIN_MS)),
+        // A cancelled call (a cancelled turn or run) stops at the provider too: no tokens spent on an answer nobody reads.
+        signal: context.cancellationSignal,
       };
       const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
       const reply = request.stream ? await streamed(provider, asked, request.step, context.info.attempt) : { ...(await provider.complete(asked)), streamed: false };
       return withinPayloadLimit(withRecoveredCalls(reply, known));
     } catch (err) {
+      // Cancelled, not a provider failure: nothing to count, and the run has moved on.
+      if (context.cancellationSignal.aborted) throw new CancelledFailure('model call cancelled');
       const classified = err instanceof ApplicationFailure ? err : provider.classify(err);
       const counted = countProviderFailure(failureOf(classified), progress);
       progress = counted.progress;

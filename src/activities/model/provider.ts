@@ -19,6 +19,13 @@ export interface ProviderRequest {
   settings?: ModelSettings;
   /** One HTTP request's limit. */
   timeoutMs: number;
+  /** Aborts the HTTP request: the activity was cancelled (a cancelled turn or run), so no answer is wanted. */
+  signal?: AbortSignal;
+}
+
+/** The SDK request options of a provider request: its time limit, and its abort when the activity is cancelled. */
+export function requestOptions(request: Pick<ProviderRequest, 'timeoutMs' | 'signal'>): { timeout: number; signal?: AbortSignal } {
+  return { timeout: request.timeoutMs, ...(request.signal ? { signal: request.signal } : {}) };
 }
 
 /** A reply in BareAgent's terms, before the activity marks how it reached followers. */

@@ -4,8 +4,11 @@ import pc from 'picocolors';
 import { openStack } from '../local-stack';
 import { EXIT, runOutcome, type RunOutcome } from '../../runs/run-outcome';
 import { UsageError } from '../../runs/usage-error';
+import { cancelTurnSignal } from '../../common/contract';
 
 export interface CancelFlags {
+  /** Only the turn under way: the run stays open for the next message. */
+  turn?: boolean;
   wait?: boolean;
   timeout?: string;
   json?: boolean;
@@ -27,6 +30,11 @@ export async function cancelCommand(workflowId: string, flags: CancelFlags): Pro
     if (status.name !== 'RUNNING') {
       print({ cancelled: false, status: status.name.toLowerCase() }, `Run ${workflowId} is already ${status.name.toLowerCase()}; nothing to cancel.`);
       return EXIT.usage;
+    }
+    if (flags.turn) {
+      await handle.signal(cancelTurnSignal, { reason: 'cancelled with bareagent cancel --turn' });
+      print({ turnCancelRequested: true }, `turn cancellation requested: ${workflowId} stops its current model or tool call and waits for the next message (bareagent message ${workflowId} "...")`);
+      return EXIT.ok;
     }
     await handle.cancel();
     if (!flags.json) console.error(pc.dim(`Cancellation requested for ${workflowId}.`));
@@ -68,6 +76,7 @@ export function registerCancel(program: Command, settle: (code: Promise<number>)
   program
     .command('cancel')
     .argument('<workflowId>', 'a running run')
+    .option('--turn', 'cancel only the turn under way; the run waits for the next message')
     .option('--no-wait', 'return once the cancellation is requested')
     .option('--timeout <seconds>', 'how long to wait for the run to close', '30')
     .option('--json', 'print { workflowId, cancelRequested, status, ... }')
@@ -77,12 +86,16 @@ export function registerCancel(program: Command, settle: (code: Promise<number>)
       `
 The run's current model call or tool call is cancelled (a running bash command is killed with its
 children), its background jobs are cancelled, and the workflow closes as Cancelled.
+With --turn, only the turn under way is stopped (the \`cancelTurn\` signal): its model or tool call
+is cancelled, the run records turn_cancelled and waits for the next message (a run without
+--idle-timeout ends instead). Background jobs go on. Ignored while the run already waits.
 Exit code: 0 cancelled (or requested, with --no-wait), 1 it ended otherwise or is still running
 after --timeout, 2 no such run or already closed.
 
 Examples:
   bareagent cancel fix-1
   bareagent cancel fix-1 --no-wait
+  bareagent cancel fix-1 --turn && bareagent message fix-1 "only the README, please"
   temporal workflow cancel --workflow-id fix-1`,
     )
     .action((workflowId: string, flags: CancelFlags) => settle(cancelCommand(workflowId, flags)));

@@ -1,6 +1,6 @@
 import Anthropic, { APIConnectionError } from '@anthropic-ai/sdk';
 import type { ProviderEndpoint } from '../../../../connection/provider-config';
-import type { ModelProvider, ProviderReply, ProviderRequest } from '../../provider';
+import { requestOptions, type ModelProvider, type ProviderReply, type ProviderRequest } from '../../provider';
 import { connectionLost, isConnectionLoss } from '../../stream-interrupted';
 import { classifyAnthropicError } from './errors';
 import { collectStream, replyOf } from './stream';
@@ -23,12 +23,12 @@ export function createAnthropicProvider(endpoint: ProviderEndpoint, requestTimeo
 }
 
 async function callOnce(client: Anthropic, request: ProviderRequest): Promise<ProviderReply> {
-  const message = await client.messages.create({ ...bodyOf(request), stream: false }, { timeout: request.timeoutMs });
+  const message = await client.messages.create({ ...bodyOf(request), stream: false }, requestOptions(request));
   return { ...replyOf(message.content), usage: usageOf(message.usage), stopReason: stopReasonOf(message.stop_reason), model: message.model || request.model };
 }
 
 async function callStreaming(client: Anthropic, request: ProviderRequest, onText: (text: string) => void): Promise<ProviderReply> {
-  const stream = await client.messages.create({ ...bodyOf(request), stream: true }, { timeout: request.timeoutMs });
+  const stream = await client.messages.create({ ...bodyOf(request), stream: true }, requestOptions(request));
   let received = 0;
   try {
     const reply = await collectStream(stream, onText, () => {

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError } from 'openai';
 import type { ProviderEndpoint } from '../../../../connection/provider-config';
-import type { ModelProvider, ProviderReply, ProviderRequest, ToolSpec } from '../../provider';
+import { requestOptions, type ModelProvider, type ProviderReply, type ProviderRequest, type ToolSpec } from '../../provider';
 import { connectionLost, isConnectionLoss } from '../../stream-interrupted';
 import { classifyOpenAIError } from './errors';
 import { reasoningOf, toReasoning } from './reasoning';
@@ -36,8 +36,8 @@ export function createOpenAIProvider(endpoint: ProviderEndpoint, requestTimeoutM
 
   return {
     name: 'openai',
-    complete: (request) => withTokenLimitField(request, (body) => callOnce(client, body, request.timeoutMs)),
-    stream: (request, onText) => withTokenLimitField(request, (body) => callStreaming(client, body, request.timeoutMs, onText)),
+    complete: (request) => withTokenLimitField(request, (body) => callOnce(client, body, requestOptions(request))),
+    stream: (request, onText) => withTokenLimitField(request, (body) => callStreaming(client, body, requestOptions(request), onText)),
     classify: (err) => classifyOpenAIError(err, endpoint.baseURL),
   };
 }
@@ -56,8 +56,8 @@ function chatTool(tool: ToolSpec): OpenAI.Chat.Completions.ChatCompletionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
-async function callOnce(client: OpenAI, body: Body, timeout: number): Promise<ProviderReply> {
-  const completion = await client.chat.completions.create({ ...body, stream: false }, { timeout });
+async function callOnce(client: OpenAI, body: Body, options: ReturnType<typeof requestOptions>): Promise<ProviderReply> {
+  const completion = await client.chat.completions.create({ ...body, stream: false }, options);
   const choice = completion.choices[0];
   const message = choice?.message;
   const reasoning = reasoningOf(message);
@@ -74,8 +74,8 @@ async function callOnce(client: OpenAI, body: Body, timeout: number): Promise<Pr
   };
 }
 
-async function callStreaming(client: OpenAI, body: Body, timeout: number, onText: (text: string) => void): Promise<ProviderReply> {
-  const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { timeout });
+async function callStreaming(client: OpenAI, body: Body, options: ReturnType<typeof requestOptions>, onText: (text: string) => void): Promise<ProviderReply> {
+  const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, options);
   let received = 0;
   try {
     return await collectStream(stream, onText, () => {
