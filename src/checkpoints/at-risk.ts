@@ -8,18 +8,18 @@ import { READ_IN_WORKER_BYTES, streamBlob } from './stream-blob';
 /**
  * What a checkout of a tree would write over or remove that the snapshot taken just before does
  * not hold: `file` and `link` can be saved first; `special` (a FIFO, a device) holds no bytes;
- * `repository` (a folder with its own `.git`) cannot be saved in a git tree at all. A file up to
- * READ_IN_WORKER_BYTES comes with its bytes; a larger one only with its size, and is streamed
- * into the store when saved (stream-blob.ts).
+ * `repository` (a folder with its own `.git`) cannot be saved in a git tree at all. A link comes
+ * with its bytes (its target); a file only with its size, read again when it is saved, one at a
+ * time (streamed into the store when large: stream-blob.ts), so no list of files is held in memory.
  */
 export interface AtRisk {
   path: string;
   kind: 'file' | 'link' | 'special' | 'repository';
-  entry?: Entry | LargeEntry;
+  entry?: Entry | FileEntry;
 }
 
-/** A file at risk too large to read into the worker: its size when it was compared. */
-export interface LargeEntry {
+/** A regular file at risk: its mode and size when it was compared. */
+export interface FileEntry {
   mode: '100644' | '100755';
   size: number;
 }
@@ -87,7 +87,8 @@ export async function filesAtRisk(store: string, workspace: string, tree: string
     if (!entry) return;
     const wanted = target.get(rel);
     if (wanted && wanted.mode === entry.mode && wanted.id === blobId(entry.bytes)) return;
-    found.set(rel, { path: rel, kind: entry.mode === '120000' ? 'link' : 'file', entry });
+    if (entry.mode === '120000') found.set(rel, { path: rel, kind: 'link', entry });
+    else found.set(rel, { path: rel, kind: 'file', entry: { mode: entry.mode, size: entry.bytes.length } });
   };
   // Per directory on the way: true when it is a real directory a checkout can write into.
   const open = new Map<string, boolean>();

@@ -98,26 +98,29 @@ function overCap(total: number, cap: number, savable: readonly AtRisk[]): string
 }
 
 /**
- * One file at risk into the store: a small one from the bytes already read, a large one streamed
- * by git from the file as it is now (refused if it grew past what the cap has left). Undefined
- * when it is gone: nothing of it to lose.
+ * One entry at risk into the store, read as it is now: a link from the target already read, a
+ * file up to READ_IN_WORKER_BYTES read here, a larger one streamed by git (stream-blob.ts).
+ * Refused when it grew past what the cap has left; undefined when it is gone (nothing to lose).
  */
 async function saveEntry(store: string, root: string, item: AtRisk, room: number): Promise<{ mode: string; id: string; size: number } | undefined> {
   const entry = item.entry!;
   if ('bytes' in entry) return { mode: entry.mode, id: writeBlob(store, entry.bytes), size: entry.bytes.length };
+  const grew = (size: number) => new RestoreRefused(`${item.path} grew to ${size} bytes while the restore was saving it, past the ${room} bytes left under the total cap (BAREAGENT_CHECKPOINT_MAX_TOTAL_BYTES); nothing was changed.`);
+  const small = readAt(root, item.path, undefined, (size) => size <= READ_IN_WORKER_BYTES);
+  if (!small) return undefined;
+  if (small.bytes) {
+    if (small.bytes.length > room) throw grew(small.bytes.length);
+    const mode = small.stats.isSymbolicLink() ? '120000' : small.stats.mode & 0o111 ? '100755' : '100644';
+    return { mode, id: writeBlob(store, small.bytes), size: small.bytes.length };
+  }
   let grown: number | undefined;
   const streamed = await streamBlob(store, root, item.path, true, (size) => {
     if (size > room) grown = size;
     return grown === undefined;
   });
-  if (grown !== undefined) throw new RestoreRefused(`${item.path} grew to ${grown} bytes while the restore was saving it, past what the ${room}-byte room left under the total cap (BAREAGENT_CHECKPOINT_MAX_TOTAL_BYTES) holds; nothing was changed.`);
-  if (streamed) return streamed;
-  // No longer a regular file: a link or nothing now (a file again that is large is not read here).
-  const now = readAt(root, item.path, undefined, (size) => size <= READ_IN_WORKER_BYTES);
-  if (!now) return undefined;
-  if (!now.bytes) throw new RestoreRefused(`${item.path} changed while the restore was saving it; nothing was changed: run it again`);
-  const mode = now.stats.isSymbolicLink() ? '120000' : now.stats.mode & 0o111 ? '100755' : '100644';
-  return { mode, id: writeBlob(store, now.bytes), size: now.bytes.length };
+  if (grown !== undefined) throw grew(grown);
+  if (!streamed) throw new RestoreRefused(`${item.path} changed while the restore was saving it; nothing was changed: run it again`);
+  return streamed;
 }
 
 /** Writes `tree`'s files into `dir`, which must be new or empty; the workspace is not touched. */
