@@ -61,6 +61,30 @@ export async function restoreWorkspace(request: RestoreRequest): Promise<Restore
       throw err;
     });
     if ('refused' in restored) return { ok: false as const, error: restored.refused };
-    return { ok: true as const, saved: restored.saved, changed: restored.changed.map((c) => `${c.status} ${c.path}`), keptOutside: restored.keptOutside, removedSpecial: restored.removedSpecial };
+    const notRestored = notPutBack(request.leftOut ?? [], restored.leftOut, [...restored.changed.map((c) => c.path), ...restored.keptOutside]);
+    return {
+      ok: true as const,
+      saved: restored.saved,
+      changed: restored.changed.map((c) => `${c.status} ${c.path}`),
+      keptOutside: restored.keptOutside,
+      removedSpecial: restored.removedSpecial,
+      ...(notRestored.length > 0 ? { notRestored } : {}),
+    };
   });
+}
+
+/**
+ * What a restore could not put back, one line each: what the origin's snapshot could not hold
+ * (it has no bytes of it), and what the workspace holds now that no snapshot does and that the
+ * checkout left as it is (over the caps, excluded, a nested repository). A file the restore did
+ * write back is not among them.
+ */
+export function notPutBack(originLeftOut: readonly string[], leftNow: readonly string[], written: readonly string[]): string[] {
+  const wasWritten = (line: string) => written.some((file) => line.startsWith(`${file} (`));
+  const lines = [
+    ...originLeftOut.filter((line) => !line.startsWith('... and ')).map((line) => `${line}: the checkpoint does not hold it`),
+    ...leftNow.filter((line) => !wasWritten(line)).map((line) => `${line}: left as it is now`),
+  ];
+  if (lines.length <= LEFT_OUT_KEPT) return lines;
+  return [...lines.slice(0, LEFT_OUT_KEPT), `... and ${lines.length - LEFT_OUT_KEPT} more`];
 }

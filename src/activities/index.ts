@@ -72,7 +72,7 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     readRunEnvironment: withRedaction(readRunEnvironment, redactor, (found, r) => ({ ...found, listing: r.redact(found.listing) })),
     // A file name or a git error could hold a worker secret: the summary and errors are redacted.
     checkpointWorkspace: withRedaction(checkpointWorkspace, redactor, redactCheckpoint),
-    restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)) } : { ...r, error: x.redact(r.error) })),
+    restoreWorkspace: withRedaction(restoreWorkspace, redactor, (r, x) => (r.ok ? { ...r, changed: r.changed.map((c) => x.redact(c)), ...(r.notRestored ? { notRestored: r.notRestored.map((line) => x.redact(line)) } : {}) } : { ...r, error: x.redact(r.error) })),
     readHooks: createReadHooks(hooksFile),
     readWorkspaceSettings: withRedaction(createReadWorkspaceSettings(hooksFile), redactor),
     // A mentioned file is a read like read_file's: a worker secret in it is redacted before it enters the history.

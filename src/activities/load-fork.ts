@@ -56,7 +56,9 @@ export async function loadForkOrigin(forkFrom: ForkFrom, fork?: ForkPlace): Prom
   if (view.pending) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has not changed the workspace (no round of it could write), so it keeps no snapshot to restore: fork without restoreFiles`);
   const found = checkpointAt(view, point.step);
   if (!view.store || !found) throw invalid(`forkFrom.restoreFiles: the origin ${workflowId} has no checkpoint at or before step ${point.step}${view.error ? ` (${view.error})` : ''}`);
-  return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step }, ...where };
+  // Only the newest snapshot's left-out list is kept: an earlier step's is not known here.
+  const leftOut = view.leftOut && found === view.steps.at(-1) ? { leftOut: view.leftOut } : {};
+  return { origin, messages: point.messages, closedToolCalls: point.closedToolCalls, checkpoint: { store: view.store, id: found.id, step: found.step, ...leftOut }, ...where };
 }
 
 async function query<T>(client: Client, handle: WorkflowHandle, definition: QueryDefinition<T, []>, taskQueue: string): Promise<T> {

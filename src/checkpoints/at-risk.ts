@@ -3,21 +3,31 @@ import path from 'node:path';
 import { blobId, readEntry, type Entry } from './blobs';
 import { git, nulList } from './git';
 import type { Snapshot } from './snapshot';
+import { READ_IN_WORKER_BYTES, streamBlob } from './stream-blob';
 
 /**
  * What a checkout of a tree would write over or remove that the snapshot taken just before does
  * not hold: `file` and `link` can be saved first; `special` (a FIFO, a device) holds no bytes;
- * `repository` (a folder with its own `.git`) cannot be saved in a git tree at all.
+ * `repository` (a folder with its own `.git`) cannot be saved in a git tree at all. A link comes
+ * with its bytes (its target); a file only with its size, read again when it is saved, one at a
+ * time (streamed into the store when large: stream-blob.ts), so no list of files is held in memory.
  */
 export interface AtRisk {
   path: string;
   kind: 'file' | 'link' | 'special' | 'repository';
-  entry?: Entry;
+  entry?: Entry | FileEntry;
+}
+
+/** A regular file at risk: its mode and size when it was compared. */
+export interface FileEntry {
+  mode: '100644' | '100755';
+  size: number;
 }
 
 interface TargetEntry {
   mode: string;
   id: string;
+  size: number;
 }
 
 function lstatOrUndefined(file: string): Stats | undefined {
@@ -31,10 +41,10 @@ function lstatOrUndefined(file: string): Stats | undefined {
 /** The tree's files by path, read from the store: what a checkout of it would write. */
 async function targetEntries(store: string, tree: string): Promise<Map<string, TargetEntry>> {
   const entries = new Map<string, TargetEntry>();
-  for (const item of nulList(await git(['ls-tree', '-r', '-z', '--full-tree', tree], { store }))) {
+  for (const item of nulList(await git(['ls-tree', '-r', '-z', '-l', '--full-tree', tree], { store }))) {
     const tab = item.indexOf('\t');
-    const [mode, , id] = item.slice(0, tab).split(' ');
-    entries.set(item.slice(tab + 1), { mode: mode!, id: id! });
+    const [mode, , id, size] = item.slice(0, tab).split(/ +/);
+    entries.set(item.slice(tab + 1), { mode: mode!, id: id!, size: Number(size) });
   }
   return entries;
 }
@@ -50,6 +60,7 @@ export async function filesAtRisk(store: string, workspace: string, tree: string
   const root = realpathSync(workspace);
   const target = await targetEntries(store, tree);
   const found = new Map<string, AtRisk>();
+  const large = new Map<string, Stats>();
   const consider = (rel: string, stats: Stats) => {
     if (found.has(rel) || current.held.has(rel)) return;
     if (stats.isDirectory()) {
@@ -68,11 +79,16 @@ export async function filesAtRisk(store: string, workspace: string, tree: string
       found.set(rel, { path: rel, kind: 'special' });
       return;
     }
+    if (stats.isFile() && stats.size > READ_IN_WORKER_BYTES) {
+      large.set(rel, stats);
+      return;
+    }
     const entry = readEntry(root, rel);
     if (!entry) return;
     const wanted = target.get(rel);
     if (wanted && wanted.mode === entry.mode && wanted.id === blobId(entry.bytes)) return;
-    found.set(rel, { path: rel, kind: entry.mode === '120000' ? 'link' : 'file', entry });
+    if (entry.mode === '120000') found.set(rel, { path: rel, kind: 'link', entry });
+    else found.set(rel, { path: rel, kind: 'file', entry: { mode: entry.mode, size: entry.bytes.length } });
   };
   // Per directory on the way: true when it is a real directory a checkout can write into.
   const open = new Map<string, boolean>();
@@ -97,6 +113,13 @@ export async function filesAtRisk(store: string, workspace: string, tree: string
   for (const dir of current.specialAttributes) {
     const rel = dir ? `${dir}/.gitattributes` : '.gitattributes';
     if (!target.has(rel)) found.set(rel, { path: rel, kind: 'special' });
+  }
+  // One at a time, each hashed by git from the open file: the worker holds none of it.
+  for (const [rel, stats] of large) {
+    const mode = stats.mode & 0o111 ? '100755' : '100644';
+    const wanted = target.get(rel);
+    if (wanted && wanted.mode === mode && wanted.size === stats.size && (await streamBlob(store, root, rel, false))?.id === wanted.id) continue;
+    found.set(rel, { path: rel, kind: 'file', entry: { mode, size: stats.size } });
   }
   return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

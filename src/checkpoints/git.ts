@@ -36,6 +36,10 @@ export interface GitOptions {
   /** The index file; the store's own when unset. */
   index?: string | undefined;
   input?: string | Buffer | undefined;
+  /** An open file to give git as its stdin instead of `input` (git sees a regular file and its size). */
+  stdinFd?: number | undefined;
+  /** More `-c` settings for this command only. */
+  config?: string[] | undefined;
   /** Exit codes that are answers, not failures (`diff --quiet` exits 1 for "differs"). */
   okCodes?: number[];
   timeoutMs?: number;
@@ -70,12 +74,13 @@ function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
 export function git(args: string[], options: GitOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // Only our variables: a GIT_* of the worker's environment (GIT_DIR, GIT_CONFIG_PARAMETERS) must not reach it.
-    const child = spawn('git', [...HARDENING, ...args], { env: gitEnv(options), cwd: options.workTree ?? '/', stdio: ['pipe', 'pipe', 'pipe'] });
+    const extra = (options.config ?? []).flatMap((setting) => ['-c', setting]);
+    const child = spawn('git', [...HARDENING, ...extra, ...args], { env: gitEnv(options), cwd: options.workTree ?? '/', stdio: [options.stdinFd ?? 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? GIT_TIMEOUT_MS);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new GitError(`git could not start: ${error.message}`));
@@ -89,8 +94,8 @@ export function git(args: string[], options: GitOptions): Promise<Buffer> {
       const why = signal ? `killed by ${signal}` : `exit code ${code}`;
       reject(new GitError(`git ${args[0]} failed (${why}): ${Buffer.concat(err).toString('utf8').trim().slice(0, 2000)}`));
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
   });
 }
 

@@ -91,9 +91,21 @@ export interface RestoreRequest {
   store: string;
   id: string;
   deny: string[];
+  /** What the origin's snapshot could not hold, when known: it cannot come back. */
+  leftOut?: string[];
 }
 
-export type RestoreResult = { ok: true; changed: string[]; saved: string; keptOutside?: string[]; removedSpecial?: string[] } | { ok: false; error: string };
+export type RestoreResult =
+  | {
+      ok: true;
+      changed: string[];
+      saved: string;
+      keptOutside?: string[];
+      removedSpecial?: string[];
+      /** What the restore could not put back, one line each: never among `changed`. */
+      notRestored?: string[];
+    }
+  | { ok: false; error: string };
 
 /** The snapshot in effect at a step: that step's, or the newest before it (a step of only reads takes none). */
 export function checkpointAt(view: CheckpointsView, step: number): CheckpointsView['steps'][number] | undefined {

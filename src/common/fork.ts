@@ -15,8 +15,11 @@ export interface ForkStart {
   messages: Message[];
   /** Tool calls the origin asked for but never ran (it stopped mid-round): closed with error results. */
   closedToolCalls: number;
-  /** With `restoreFiles`: the origin's checkpoint in effect at the step, and the store that holds it. */
-  checkpoint?: { store: string; id: string; step: number };
+  /**
+   * With `restoreFiles`: the origin's checkpoint in effect at the step, and the store that holds
+   * it; `leftOut`, when it is the origin's newest, what that snapshot could not hold.
+   */
+  checkpoint?: { store: string; id: string; step: number; leftOut?: string[] };
   /** The fork's own workspace as the authorisation resolved it (symlinks followed): the run uses this path from then on. */
   workspace?: string;
 }

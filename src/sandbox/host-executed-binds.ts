@@ -1,4 +1,5 @@
 import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync, constants } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { HOST_EXECUTED_NAMES } from '../loop/host-executed';
 
@@ -66,4 +67,47 @@ function gitFileTarget(workspace: string, file: string): string | undefined {
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(buffer.subarray(0, length).toString('utf8'));
   if (!match) return undefined;
   return realInside(workspace, path.resolve(path.dirname(file), match[1]!));
+}
+
+/**
+ * Folders below the top that `nestedGitBinds` reads at most per command, shallowest first: the
+ * walk is bounded in work whatever the workspace holds (a `node_modules` of 100,000 folders), and
+ * a `.git` deeper than it reaches is not bound (the docs say so).
+ */
+export const NESTED_WALK_FOLDERS = 2000;
+
+/**
+ * The `.git` entries below the workspace's top (any case, at any depth the walk reaches, a `.git`
+ * file's target in the workspace too), as real paths to bind read-only like the top-level ones:
+ * git run by the user in `sub/` reads `sub/.git/config` and its hooks. Read with the promise API,
+ * one folder at a time, so the worker's event loop goes on between folders. Links are not followed.
+ */
+export async function nestedGitBinds(workspace: string, folders = NESTED_WALK_FOLDERS): Promise<string[]> {
+  const found = new Set<string>();
+  const queue: string[] = [workspace];
+  let read = 0;
+  while (queue.length > 0 && read < folders) {
+    const dir = queue.shift()!;
+    read += 1;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.name.toLowerCase() === '.git') {
+        if (dir === workspace) continue; // hostExecutedBinds has the top ones
+        const real = realInside(workspace, full);
+        if (real === undefined) continue;
+        found.add(real);
+        const target = gitFileTarget(workspace, real);
+        if (target !== undefined) found.add(target);
+      } else if (entry.isDirectory()) {
+        queue.push(full);
+      }
+    }
+  }
+  return [...found];
 }

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { commandEnv } from './command-env';
 import { bwrapArgs, type PinnedCopy, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';
-import { hostExecutedBinds } from './host-executed-binds';
+import { hostExecutedBinds, nestedGitBinds } from './host-executed-binds';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs, SECCOMP_FD } from './launcher';
 import { networkCapError } from './network-cap';
@@ -27,6 +28,8 @@ export interface PreparedCommand {
   env: NodeJS.ProcessEnv;
   cwd: string;
   kind: SandboxKind;
+  /** What host tools run that the command found and could not write (real paths): `createdHostExecuted` compares against it. */
+  protectedPaths?: string[];
   /** Stops the proxy and removes the cgroup; call once the process has ended. */
   cleanup(): Promise<void>;
 }
@@ -60,6 +63,8 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
     const network = await networkPlan(place.sandbox);
     proxy = network.proxy;
     const env = { ...sandboxBaseEnv(), ...callEnv(place) };
+    const writableGit = place.sandbox.writableGit === true;
+    const protectedPaths = [...hostExecutedBinds(place.workspace, writableGit), ...(writableGit ? [] : await nestedGitBinds(place.workspace))];
     const args = bwrapArgs({
       ...hostView(),
       operatorDirs: operatorDirs(),
@@ -72,7 +77,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
       env,
       command,
       ...(place.pinnedCopies?.length ? { pinnedCopies: place.pinnedCopies } : {}),
-      protectedPaths: hostExecutedBinds(place.workspace, place.sandbox.writableGit === true),
+      protectedPaths,
       ...(SECCOMP_PROGRAM ? { seccompFd: SECCOMP_FD } : {}),
     });
     cgroup = createPidsCgroup(settings.limits.maxProcesses);
@@ -84,6 +89,7 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
       env,
       cwd: place.workspace,
       kind: 'bubblewrap',
+      protectedPaths,
       cleanup: async () => {
         await started.proxy?.close();
         // The namespace's last processes may take a few ms to be reaped: the cgroup goes in the
@@ -120,4 +126,16 @@ async function networkPlan(sandbox: SandboxRequest): Promise<{ plan: SandboxNetw
   const relay: ProxyRelay = socat ? { kind: 'socat', binary: socat } : { kind: 'node', binary: process.execPath };
   const proxy = await startHostProxy(sandbox.network.allowHosts);
   return { plan: { kind: 'proxy', socketDir: proxy.socketDir, port: PROXY_PORT, relay }, proxy };
+}
+
+/**
+ * What host tools run by themselves that a command created while it ran (a `git init` making a new
+ * `.git`, a `.envrc` where none was): bind mounts cover only what existed at its start. Relative to
+ * the workspace; empty when the command ran writable Git or with no sandbox.
+ */
+export async function createdHostExecuted(workspace: string, before: readonly string[] | undefined, writableGit: boolean): Promise<string[]> {
+  if (before === undefined || writableGit) return [];
+  const known = new Set(before);
+  const now = [...hostExecutedBinds(workspace, false), ...(await nestedGitBinds(workspace))];
+  return now.filter((real) => !known.has(real)).map((real) => path.relative(workspace, real));
 }

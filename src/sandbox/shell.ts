@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { PinnedCopy } from './bwrap-args';
 import type { SandboxKind, SandboxRequest } from '../common/sandbox';
-import { prepareCommand, type PreparedCommand } from './prepare-command';
+import { createdHostExecuted, prepareCommand, type PreparedCommand } from './prepare-command';
 
 export { commandEnv } from './command-env';
 
@@ -65,7 +65,10 @@ export async function runShell(command: string, options: ShellOptions): Promise<
     ...(options.pinnedCopies?.length ? { pinnedCopies: options.pinnedCopies } : {}),
   });
   try {
-    return { ...(await runProcess(prepared, options)), sandbox: prepared.kind };
+    const result = await runProcess(prepared, options);
+    const created = options.sandbox.writableWorkspace ? await createdHostExecuted(options.workspace, prepared.protectedPaths, options.sandbox.writableGit === true) : [];
+    if (created.length > 0) result.output += `\n[The command created ${created.join(', ')}: files that host tools (git, direnv, editors) run by themselves. They were not read-only while it ran; later commands cannot write them. Check them before running git or opening the folder on the host.]`;
+    return { ...result, sandbox: prepared.kind };
   } finally {
     await prepared.cleanup();
   }

@@ -6,6 +6,7 @@ import { patched } from '@temporalio/workflow';
 import { checkpointing, localCheckpointing } from './activity-proxies';
 import { LAZY_START_CHECKPOINT } from './patches';
 import { invalidInput } from './failures';
+import type { RunReporter } from './run-reporter';
 import type { RunState } from './run-state';
 import { builtInDescriptor, isToolName, PATH_READING_TOOLS, PATH_WRITING_TOOLS, READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { declaredArgument } from '../common/tool-descriptors';
@@ -168,10 +169,28 @@ export function checkpointsView(state: RunState): CheckpointsView {
  * turn. The fork's own run-start checkpoint (step 0) was taken first, so `rewind --step 0` of the
  * fork undoes the restore; the activity also keeps the files it replaces on the fork's ref.
  */
-export async function restoreFromOrigin(config: Config, state: RunState, workflowId: string, checkpoint: { store: string; id: string; step: number }): Promise<void> {
-  const request = { ...(config.workspace ? { workspace: config.workspace } : {}), workflowId, store: checkpoint.store, id: checkpoint.id, deny: deniedPaths(config) };
+export async function restoreFromOrigin(
+  config: Config,
+  state: RunState,
+  workflowId: string,
+  checkpoint: { store: string; id: string; step: number; leftOut?: string[] },
+  report?: RunReporter,
+): Promise<void> {
+  const request = {
+    ...(config.workspace ? { workspace: config.workspace } : {}),
+    workflowId,
+    store: checkpoint.store,
+    id: checkpoint.id,
+    deny: deniedPaths(config),
+    ...(checkpoint.leftOut ? { leftOut: checkpoint.leftOut } : {}),
+  };
   const options = { summary: `restore the files of step ${checkpoint.step}`, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) };
   const restored = await checkpointing.restoreWorkspace.executeWithOptions(options, [request]);
   if (!restored.ok) throw invalidInput(`forkFrom.restoreFiles: ${restored.error}`);
   if (state.checkpoints) state.checkpoints = { ...state.checkpoints, last: checkpoint.id };
+  // An event, no command: a result recorded before this field existed replays the same.
+  if (restored.notRestored) {
+    const lines = restored.notRestored.map((line) => `  ${line}`).join('\n');
+    report?.publish({ type: 'status', step: 0, message: `Restored the files of step ${checkpoint.step} except what no checkpoint could hold; not put back:\n${lines}` });
+  }
 }

@@ -31,7 +31,7 @@ export async function startFromOrigin(
   const loaded = read.value;
   // From here on the fork works in the path its authorisation checked, not in what a link names later.
   if (loaded.workspace && run) run.config.workspace = loaded.workspace;
-  if (loaded.checkpoint && run) await restoreFromOrigin(run.config, state, run.workflowId, loaded.checkpoint);
+  if (loaded.checkpoint && run) await restoreFromOrigin(run.config, state, run.workflowId, loaded.checkpoint, report);
   state.messages = [...loaded.messages, { role: 'user', content: prompt }];
   state.forkedFrom = loaded.origin;
   if (loaded.workspace) state.workspacePath = loaded.workspace;

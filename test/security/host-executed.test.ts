@@ -8,7 +8,7 @@
  * holds because of the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +17,7 @@ import type { PermissionMode } from '../../src/common/input';
 import type { ToolResultBlock } from '../../src/common/messages';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 import { Harness } from '../support/harness';
+import { runShell } from '../../src/sandbox/shell';
 
 let h: Harness;
 
@@ -178,4 +179,36 @@ test('a run that sets sandbox.writableGit commits from inside the sandbox; the o
     for (const block of message.content as ToolResultBlock[]) if (block.type === 'tool_result') outputs.set(block.tool_use_id, block.content);
   }
   expect(outputs.get('envrc')).toContain('Read-only file system');
+});
+
+describe('nested repositories and names made while a command runs', () => {
+  const shell = (workspace: string, command: string) =>
+    runShell(command, { workspace, sandbox: { network: 'none', readOnlyPaths: [], writableWorkspace: true }, timeoutMs: 30_000, maxChars: 100_000 });
+
+  test("a sub/.git is read-only for commands at any depth: the user's git there runs nothing the agent wrote", async () => {
+    const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'bareagent-nested-ws-')));
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'bareagent-nested-out-'));
+    for (const sub of ['sub', 'a/b/deep']) {
+      mkdirSync(path.join(workspace, sub), { recursive: true });
+      git(path.join(workspace, sub), 'init', '-q', '-b', 'main');
+    }
+    const plant = (sub: string, id: string) => `git -C ${sub} config core.fsmonitor 'touch ${path.join(outside, id)}; false'; printf '#!/bin/sh\\ntouch ${path.join(outside, `${id}-hook`)}\\n' > ${sub}/.git/hooks/pre-commit; chmod +x ${sub}/.git/hooks/pre-commit`;
+    const result = await shell(workspace, `${plant('sub', 'sub')}; ${plant('a/b/deep', 'deep')}; echo done`);
+    expect(result.sandbox).toBe('bubblewrap');
+    expect(result.output).toContain('Read-only file system');
+    for (const sub of ['sub', 'a/b/deep']) {
+      for (const args of [['status'], ['commit', '-q', '--allow-empty', '-m', 'by the user']]) git(path.join(workspace, sub), ...args);
+    }
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  test('a .git a command creates is named in its output, and the next command cannot write it', async () => {
+    const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'bareagent-nested-new-')));
+    const made = await shell(workspace, 'mkdir -p new && git -C new init -q && touch .envrc && echo made');
+    expect(made.output).toContain('made');
+    expect(made.output).toMatch(/\[The command created (\.envrc, new\/\.git|new\/\.git, \.envrc): files that host tools/);
+    const again = await shell(workspace, "git -C new config core.fsmonitor 'touch pwned'; echo 'touch pwned' >> .envrc; echo tried");
+    expect(again.output).toContain('Read-only file system');
+    expect(again.output).not.toContain('[The command created');
+  });
 });

@@ -14,7 +14,7 @@ import type { ToolResultBlock } from '../../src/common/messages';
 import type { PermissionMode } from '../../src/common/input';
 import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
-import { attacks, benignCall, DENY_RULES, makeWorld, type Attack, type World } from './attacks';
+import { attacks, benignCall, DENY_RULES, editMiss, latencyDuring, makeWorld, stallBound, type Attack, type World } from './attacks';
 import { decidePermissionUpdate, messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
 
 const envCanary = `canary-${randomUUID()}`;
@@ -111,6 +111,10 @@ function verdict(attack: Attack, mode: PermissionMode, world: World, output: str
     case 'dangerous':
       if ((mode === 'default' || mode === 'auto') && !asked) return 'a dangerous command ran without asking';
       return harm;
+    case 'host-executed':
+      if (mode === 'plan') return harm;
+      if (mode === 'default' || mode === 'auto') return asked || !harm ? undefined : `written without asking: ${harm}`;
+      return undefined;
   }
 }
 
@@ -170,6 +174,10 @@ describe.each(MODES)('in %s mode', (mode) => {
     // The attacks really ran where the mode lets them: the sandbox, not a refusal, held them.
     if (mode === 'bypass' || mode === 'auto') expect(outputs.get('env')).toContain('PATH=');
     if (mode === 'default') expect([...asked]).toEqual(expect.arrayContaining(['write-outside', 'read-shadow', 'tcp-canary', 'fork-bomb']));
+    // A file tool's write to what host tools run is asked wherever the guard asks; in bypass it lands, and the check sees it run.
+    const hostExecuted = list.filter((attack) => attack.class === 'host-executed');
+    if (mode === 'default' || mode === 'auto') expect([...asked]).toEqual(expect.arrayContaining(hostExecuted.map((attack) => attack.id)));
+    if (mode === 'bypass') for (const attack of hostExecuted) expect(attack.harm(world, '')).toBeDefined();
 
     const status = await handle.query(statusQuery);
     expect(status.sandbox).toMatchObject({ network: 'none', workspace: mode === 'plan' ? 'read-only' : 'read-write' });
@@ -184,4 +192,12 @@ describe.each(MODES)('in %s mode', (mode) => {
     h.model.setScenario(`after-${mode}`, [{ toolCalls: [{ id: 'alive', name: 'read_file', arguments: { file_path: 'README.md' } }] }, { text: 'Still here.' }]);
     expect(await h.execute({ prompt: 'alive?', model: `after-${mode}`, workspace: world.workspace, stream: false })).toMatchObject({ text: 'Still here.' });
   });
+
+  test('an edit_file miss on a huge file does not hold up another run on the same worker', async () => {
+    const hostile = editMiss();
+    const { alone, during, results } = await latencyDuring(h, hostile, mode);
+    expect(results).toHaveLength(hostile.calls.length);
+    if (mode !== 'plan') for (const result of results.filter((r) => !r.startsWith('[truncated: '))) expect(result).toMatch(hostile.result);
+    expect(during).toBeLessThan(stallBound(alone));
+  }, 120_000);
 });
