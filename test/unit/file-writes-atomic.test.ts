@@ -67,3 +67,29 @@ describe('write_file and edit_file replace a file all at once', () => {
     expect(readFileSync(path.join(root, 'edits.txt'), 'utf8')).toBe('[e1]\n[e4]\n[e7]+\n');
   });
 });
+
+describe("a replaced file keeps its extended attributes", () => {
+  // setxattr/getxattr through the same maintained binding the tools use; an ACL is one of these (system.posix_acl_access).
+  const attrs = () => import('@napi-rs/xattr');
+  test('user.* attributes and an ACL survive write_file and edit_file; a file without any gets none', async () => {
+    const { getAttributeSync, listAttributesSync, setAttributeSync } = await attrs();
+    const file = path.join(root, 'edits.txt');
+    setAttributeSync(file, 'user.origin', 'downloaded');
+    setAttributeSync(file, 'user.checksum', Buffer.from([0, 1, 2, 255]));
+    // An ACL entry giving uid 4242 read access, in the kernel's binary form: header v2, then (tag, perm, id) entries.
+    const entry = (tag: number, perm: number, id: number) => { const b = Buffer.alloc(8); b.writeUInt16LE(tag, 0); b.writeUInt16LE(perm, 2); b.writeUInt32LE(id, 4); return b; };
+    const acl = Buffer.concat([Buffer.from([2, 0, 0, 0]), entry(0x01, 6, 0xffffffff), entry(0x02, 4, 4242), entry(0x04, 4, 0xffffffff), entry(0x10, 4, 0xffffffff), entry(0x20, 4, 0xffffffff)]);
+    setAttributeSync(file, 'system.posix_acl_access', acl);
+    const before = statSync(file).ino;
+    await writeFile(root, toolSchemas.write_file.parse({ file_path: 'edits.txt', content: '[w]\n' }));
+    expect(statSync(file).ino).not.toBe(before); // replaced by rename, not written in place
+    await editFile(root, toolSchemas.edit_file.parse({ file_path: 'edits.txt', old_text: '[w]', new_text: '[e]' }));
+    expect(readFileSync(file, 'utf8')).toBe('[e]\n');
+    expect(getAttributeSync(file, 'user.origin')?.toString()).toBe('downloaded');
+    expect(getAttributeSync(file, 'user.checksum')).toEqual(Buffer.from([0, 1, 2, 255]));
+    expect(getAttributeSync(file, 'system.posix_acl_access')).toEqual(acl);
+    writeFileSync(path.join(root, 'plain.txt'), 'x\n');
+    await writeFile(root, toolSchemas.write_file.parse({ file_path: 'plain.txt', content: 'y\n' }));
+    expect(listAttributesSync(path.join(root, 'plain.txt'))).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import { ToolError } from './tool-error';
 import type { OpenedFile } from './safe-open';
 import { isInside } from './workspace';
 import { WorkspaceFile } from './workspace-file';
+import { copyAttributes } from './kept-attributes';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
 
@@ -54,6 +55,8 @@ export async function replaceContent(root: string, opened: OpenedFile, content: 
       const made = await file.stat();
       if (made.uid !== stats.uid || made.gid !== stats.gid) kept = await file.chown(stats.uid, stats.gid).then(() => true, () => false);
       await file.chmod(stats.mode & 0o7777);
+      // An attribute the new file cannot take (a file capability, a trusted.* one): in place keeps them.
+      if (kept) kept = (await copyAttributes(at(parent.name), at(temporary))) !== 'failed';
     } finally {
       await file.close();
     }
