@@ -26,9 +26,10 @@ export const MODEL_PROFILES = {
     modelSettings: { temperature: 0.2, maxOutputTokens: 1024 },
     attachments: { maxFiles: 4, maxFileChars: 8_000, maxTotalChars: 12_000 },
     // A 1.5B model's piecewise edit_file calls leave half-edited bodies behind; one whole-file
-    // write of a small file needs no old_text to match. Its own examples catch a wrong body early.
+    // write of a small file needs no old_text to match. Its own examples catch a wrong body early;
+    // after a failing example it would otherwise edit the example.
     guidance:
-      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names.',
+      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names. When they fail, fix the code, never the tests or examples.',
   },
 } as const satisfies Record<string, ModelProfile>;
 

@@ -280,3 +280,70 @@ describe('what a successful edit or write shows', () => {
     expect(plain).not.toContain('earlier edit_file');
   });
 });
+
+describe('edit_file slips a small model makes', () => {
+  const edit = (file: string, old_text: string, new_text: string) => editFile(root, args('edit_file', { file_path: file, old_text, new_text }));
+  const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+  test('the whole function given for its body line replaces the function, not nests a copy in it (JavaScript)', async () => {
+    const jsdoc = '/**\n * Twice x.\n * @example twice(2) // 4\n */\n';
+    writeFileSync(path.join(root, 'solution.js'), `${jsdoc}function twice(x) {\n  throw new Error('not implemented');\n}\n\nmodule.exports = { twice };\n`);
+    const result = await edit('solution.js', "throw new Error('not implemented');", 'function twice(x) {\n  return x * 2;\n}');
+    expect(result.split('\n')[0]).toBe('Edited solution.js: new_text starts with line 5, the header of the block old_text is in, so it replaced lines 5-7 instead of nesting a second copy inside them');
+    expect(read('solution.js')).toBe(`${jsdoc}function twice(x) {\n  return x * 2;\n}\n\nmodule.exports = { twice };\n`);
+    const { twice } = (await import(path.join(root, 'solution.js'))) as { twice: (x: number) => number };
+    expect(twice(3)).toBe(6);
+  });
+
+  test('the same in Python, across the docstring, and for an indented method that brings its own indentation', async () => {
+    writeFileSync(path.join(root, 'sol.py'), 'def slug(s):\n    """Lower.\n\n    >>> slug("A")\n    \'a\'\n    """\n    raise NotImplementedError\n\n\nX = 1\n');
+    await edit('sol.py', 'raise NotImplementedError', 'def slug(s):\n    """Lower."""\n    return s.lower()\n');
+    expect(read('sol.py')).toBe('def slug(s):\n    """Lower."""\n    return s.lower()\n\n\nX = 1\n');
+    writeFileSync(path.join(root, 'cls.py'), 'class A:\n    def f(self):\n        pass\n\n    def g(self):\n        return 2\n');
+    await edit('cls.py', '        pass', '    def f(self):\n        return 1');
+    expect(read('cls.py')).toBe('class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n');
+  });
+
+  test('an edit that only looks alike is applied as written', async () => {
+    // The repeated line is not a block header: a plain replacement.
+    writeFileSync(path.join(root, 'a.py'), 'x = 1\ndef f():\n    pass\n');
+    await edit('a.py', 'pass', 'x = 1\n    return x');
+    expect(read('a.py')).toBe('x = 1\ndef f():\n    x = 1\n    return x\n');
+    // A header that does not enclose old_text: applied as written.
+    writeFileSync(path.join(root, 'b.js'), 'function g() {\n  return 1;\n}\nconst y = 2;\n');
+    await edit('b.js', 'const y = 2;', 'function g() {\n  return 3;\n}');
+    expect(read('b.js')).toBe('function g() {\n  return 1;\n}\nfunction g() {\n  return 3;\n}\n');
+    // A block that closes with the same brace as the enclosing one keeps the enclosing brace.
+    writeFileSync(path.join(root, 'c.js'), 'function h(a) {\n  go();\n}\n');
+    await edit('c.js', 'go();', 'if (a) {\n    go();\n  }');
+    expect(read('c.js')).toBe('function h(a) {\n  if (a) {\n    go();\n  }\n}\n');
+  });
+
+  test('an edit whose new_text is its old_text is refused, and the file is untouched', async () => {
+    writeFileSync(path.join(root, 't.js'), 'assert(1);\n');
+    await expect(edit('t.js', 'assert(1);', 'assert(1);')).rejects.toThrow('old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text.');
+    expect(read('t.js')).toBe('assert(1);\n');
+  });
+});
+
+describe('a numbered listing written back as content', () => {
+  const N = 'numbered as read_file numbers them (the "12: " prefixes are not part of the file):';
+  test("write_file of an edit's result, header and numbers, writes the file's text (also two listings deep)", async () => {
+    const listing = `solution.js now, 3 lines, ${N}\n1: function f() {\n2:   return 1;\n3: }`;
+    const result = await writeFile(root, args('write_file', { file_path: 'solution.js', content: listing }));
+    expect(result.split('\n')[0]).toBe('Wrote 28 bytes to solution.js (the "12: " line numbers of a numbered listing were taken off; they are not part of the file)');
+    expect(readFileSync(path.join(root, 'solution.js'), 'utf8')).toBe('function f() {\n  return 1;\n}');
+    const twice = `solution.js now, 4 lines, ${N}\n1: solution.js now, 3 lines, ${N}\n2: 1: a\n3: 2: b\n4: 3: c\n`;
+    await writeFile(root, args('write_file', { file_path: 'twice.txt', content: twice }));
+    expect(readFileSync(path.join(root, 'twice.txt'), 'utf8')).toBe('a\nb\nc\n');
+  });
+  test("edit_file's numbered new_text loses its numbers; text that only looks numbered is kept", async () => {
+    writeFileSync(path.join(root, 'f.py'), 'def f():\n    pass\n');
+    await editFile(root, args('edit_file', { file_path: 'f.py', old_text: '    pass', new_text: '2:     x = 1\n3:     y = 2\n4:     return x + y' }));
+    expect(readFileSync(path.join(root, 'f.py'), 'utf8')).toBe('def f():\n    x = 1\n    y = 2\n    return x + y\n');
+    await writeFile(root, args('write_file', { file_path: 'list.txt', content: '1: apples\n2: pears\n' }));
+    expect(readFileSync(path.join(root, 'list.txt'), 'utf8')).toBe('1: apples\n2: pears\n');
+    await writeFile(root, args('write_file', { file_path: 'gap.txt', content: '1: a\n2: b\n4: c\n' }));
+    expect(readFileSync(path.join(root, 'gap.txt'), 'utf8')).toBe('1: a\n2: b\n4: c\n');
+  });
+});

@@ -6,6 +6,8 @@ import { FileNotFoundError, FileTooLargeError } from './fs-errors';
 import { MAX_EDIT_FILE_BYTES, MAX_EDIT_TEXT_CHARS } from './limits';
 import { closeOpened, openInWorkspace } from './safe-open';
 import { editedLines, numberedRegion, withRegion } from './edited-region';
+import { widenNestedEdit } from './edit-widen';
+import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 
 /** After the earlier edit the model forgot: why old_text is gone. */
 export const CHANGED_BY_EARLIER_EDIT =
@@ -21,6 +23,9 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     if (text.length > MAX_EDIT_TEXT_CHARS) {
       throw new ToolError(`${name} is too long (${text.length} characters; the limit is ${MAX_EDIT_TEXT_CHARS}): use write_file instead`);
     }
+  }
+  if (args.old_text === args.new_text) {
+    throw new ToolError('old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text.');
   }
   // One walk for the read and the write: the file edited is the file that was read and checked.
   const opened = await openInWorkspace(root, args.file_path, 'edit').catch((err: unknown) => {
@@ -42,9 +47,21 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
       const [first, ...rest] = miss.split('\n');
       throw new ToolError([first, CHANGED_BY_EARLIER_EDIT, ...rest].join('\n'));
     }
-    const edited = text.slice(0, at) + args.new_text + text.slice(at + args.old_text.length);
+    const unnumbered = unnumberedPaste(args.new_text);
+    const given = unnumbered ?? args.new_text;
+    const widened = widenNestedEdit(text, at, args.old_text, given);
+    const [start, end, newText] = widened
+      ? [widened.start, widened.end, given.replace(/\n$/, '')]
+      : [at, at + args.old_text.length, given];
+    const edited = text.slice(0, start) + newText + text.slice(end);
     await replaceContent(root, opened, Buffer.from(edited, 'utf8'), args.file_path);
-    return withRegion(`Edited ${args.file_path}`, numberedRegion(args.file_path, edited, editedLines(edited, at, args.new_text)));
+    const done = [
+      widened
+        ? `Edited ${args.file_path}: new_text starts with line ${widened.firstLine}, the header of the block old_text is in, so it replaced lines ${widened.firstLine}-${widened.lastLine} instead of nesting a second copy inside them`
+        : `Edited ${args.file_path}`,
+      ...(unnumbered === undefined ? [] : [UNNUMBERED_NOTE]),
+    ].join(' ');
+    return withRegion(done, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
   } finally {
     await closeOpened(opened);
   }
