@@ -64,7 +64,7 @@ export function createCallModel(
       };
       const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
       const reply = request.stream ? await streamed(provider, asked, request.step, context.info.attempt) : { ...(await provider.complete(asked)), streamed: false };
-      return withinPayloadLimit(withRecoveredCalls(reply, known));
+      return withinPayloadLimit(withRecoveredCalls({ ...reply, provider: provider.name }, known));
     } catch (err) {
       const classified = err instanceof ApplicationFailure ? err : provider.classify(err);
       const counted = countProviderFailure(failureOf(classified), progress);
