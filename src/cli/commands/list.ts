@@ -163,8 +163,8 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
       'after',
       `
 Columns: workflow id, status (BareAgentStatus: running, awaiting_approval, completed, failed; or
-cancelled/terminated/timed_out from Temporal), iterations, model, provider (BareAgentProvider: the adapter that served its turns; "-" before
-its first reply), start time, and the run's
+cancelled/terminated/timed_out from Temporal), iterations, model, provider (BareAgentProvider:
+the adapter that served its turns; "-" before its first reply), start time, and the run's
 summary (the first line of its prompt; "fork of <id> at step N: ..." for a fork); with Worker
 Versioning, a VERSION column (deployment:build the run is pinned to). The visibility query it used is printed on stderr; paste
 it into the Web UI's filter box to see the same list there.
