@@ -92,6 +92,8 @@ export interface LLMResponse {
   /** Replies recorded before `stopReason`: the provider's own word (read both with `stopReasonOf`). */
   finishReason?: string;
   model: string;
+  /** The adapter that served the call (`openai`, `anthropic`); absent in replies recorded before it was kept. */
+  provider?: string;
   /** True when the text already reached followers as deltas: it is not shown a second time. */
   streamed: boolean;
   /**

@@ -4,6 +4,7 @@ export const SEARCH_ATTRIBUTES = {
   BareAgentWaitingForHuman: 'Bool',
   BareAgentIterations: 'Int',
   BareAgentModel: 'Keyword',
+  BareAgentProvider: 'Keyword',
   BareAgentForkedFrom: 'Keyword',
 } as const;
 export type SearchAttributeName = keyof typeof SEARCH_ATTRIBUTES;

@@ -55,6 +55,8 @@ export interface RunStatus {
   backgroundJobs: import('./jobs').JobInfo[];
   usage: Usage;
   model: string | null;
+  /** The provider that served the run's last turn, else the one its input names; null before a turn when it names none (the worker's default). */
+  provider?: string | null;
   /** One line: `budget left: 188 iterations · 41,200 tokens · ...`. */
   budgetLeft: string;
   queuedFollowUps: number;

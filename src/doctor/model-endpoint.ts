@@ -1,13 +1,7 @@
-import type { ProviderName } from '../common/providers';
+import { PROVIDERS } from '../common/providers';
 import { endpointOf, endpointVariables, type ProviderConfig } from '../connection/provider-config';
 
 const PROBE_TIMEOUT_MS = 5_000;
-
-/** How each provider lists its models: where, and how it takes the key. */
-const PROBES: Record<ProviderName, { defaultBase: string; path: string; headers: (key: string) => Record<string, string> }> = {
-  openai: { defaultBase: 'https://api.openai.com/v1', path: '/models', headers: (key) => ({ authorization: `Bearer ${key}` }) },
-  anthropic: { defaultBase: 'https://api.anthropic.com', path: '/v1/models', headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }) },
-};
 
 export type EndpointProbe = { ok: true; detail: string } | { ok: false; problem: string; fix: string };
 
@@ -18,7 +12,7 @@ export type EndpointProbe = { ok: true; detail: string } | { ok: false; problem:
  */
 export async function probeModelEndpoint(config: ProviderConfig): Promise<EndpointProbe> {
   const provider = config.defaultProvider ?? 'openai';
-  const probe = PROBES[provider];
+  const probe = PROVIDERS[provider].modelListing;
   const vars = endpointVariables(provider);
   const endpoint = endpointOf(config, provider);
   const base = (endpoint.baseURL ?? probe.defaultBase).replace(/\/+$/, '');

@@ -8,6 +8,7 @@ import { clip, visible } from './visible-text';
 export interface RunFacts {
   workspace?: string;
   model?: string | null;
+  provider?: string | null;
   permissionMode?: string;
   sandbox?: SandboxStatus;
 }
@@ -32,6 +33,7 @@ export function whereHtml(facts: RunFacts): Html {
     parts.push(h`${kind} · network ${visible(sandbox.network)} · workspace ${sandbox.workspace}`);
   }
   parts.push(h`model ${facts.model ? h`<code>${visible(facts.model)}</code>` : "the worker's default"}`);
+  if (facts.provider) parts.push(h`provider ${visible(facts.provider)}`);
   if (facts.permissionMode) parts.push(h`mode ${visible(facts.permissionMode)}`);
   return h`<p class="facts where">${parts.map((part, i) => h`${i ? ' · ' : ''}${part}`)}</p>`;
 }

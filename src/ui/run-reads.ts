@@ -24,6 +24,7 @@ export interface StartFacts {
   prompt: string;
   workspace?: string;
   model?: string;
+  provider?: string;
   permissionMode?: string;
   prices?: Record<string, ModelPrice>;
 }
@@ -32,7 +33,7 @@ export async function runStart(client: Client, description: WorkflowExecutionDes
   const input = (await readStartInput(client, description.workflowId, description.raw.workflowExecutionInfo?.firstRunId || description.runId).catch(() => undefined)) as Record<string, unknown> | undefined;
   const text = (key: string) => (typeof input?.[key] === 'string' && input[key] !== '' ? { [key]: input[key] as string } : {});
   const prices = input?.prices && typeof input.prices === 'object' ? { prices: input.prices as Record<string, ModelPrice> } : {};
-  return { prompt: typeof input?.prompt === 'string' ? input.prompt : '', ...text('workspace'), ...text('model'), ...text('permissionMode'), ...prices };
+  return { prompt: typeof input?.prompt === 'string' ? input.prompt : '', ...text('workspace'), ...text('model'), ...text('provider'), ...text('permissionMode'), ...prices };
 }
 
 /** A run's prompt, from its first run's start event. */
@@ -40,12 +41,13 @@ export async function runPrompt(client: Client, description: WorkflowExecutionDe
   return (await runStart(client, description)).prompt;
 }
 
-/** Where the run runs: the workspace its worker resolved (else the one it was given), its sandbox, its model. */
+/** Where the run runs: the workspace its worker resolved (else the one it was given), its sandbox, its model and provider (the one that served it, else the one it was given). */
 export function runFacts(start: StartFacts, status: RunStatus | undefined, checkpoints: CheckpointsView | undefined): RunFacts {
   const workspace = checkpoints?.workspace ?? start.workspace;
   return {
     ...(workspace ? { workspace } : {}),
     model: status?.model ?? start.model ?? null,
+    provider: status?.provider ?? start.provider ?? null,
     ...(start.permissionMode ? { permissionMode: start.permissionMode } : {}),
     ...(status?.sandbox ? { sandbox: status.sandbox } : {}),
   };

@@ -44,6 +44,8 @@ export class ModelTurn {
    * name it; its later calls' summaries name it too.
    */
   answeredModel: string | undefined;
+  /** The provider whose adapter served the last turn, as its reply says; upserted as `BareAgentProvider` when it first answers (or changes). */
+  answeredProvider: string | undefined;
 
   constructor(private readonly context: ModelTurnContext) {
     this.transcript = new TranscriptSender(() => context.state.messages);
@@ -163,10 +165,16 @@ export class ModelTurn {
     }
     state.budget = addUsage(state.budget, response.usage, response.model || model, config.prices);
     // A role's own model answers only its role: the run is still listed by its turns' model.
-    if (!call.model && response.model && response.model !== this.answeredModel) {
-      // A run whose input names no model (its worker's default) is listed by the model that answered.
-      if (!config.model) this.context.report.attributes.set({ model: response.model });
-      this.answeredModel = response.model;
+    if (!call.model) {
+      // A run whose input names no model (its worker's default) is listed by the model that
+      // answered; every run by the provider that served it (replies recorded before name none).
+      const answered = {
+        ...(!config.model && response.model && response.model !== this.answeredModel ? { model: response.model } : {}),
+        ...(response.provider && response.provider !== this.answeredProvider ? { provider: response.provider } : {}),
+      };
+      if (answered.model || answered.provider) this.context.report.attributes.set(answered);
+      if (response.model) this.answeredModel = response.model;
+      if (response.provider) this.answeredProvider = response.provider;
     }
     return response;
   }

@@ -27,6 +27,7 @@ export interface RunView {
   limits: BudgetLimits;
   /** The model that answered the run's last call, when its input names none. */
   answeredModel?: () => string | undefined;
+  answeredProvider?: () => string | undefined;
 }
 
 /** The run as people read it (queries) and what they send it besides permission answers (follow-ups). */
@@ -43,7 +44,7 @@ export function setRunHandlers(run: RunView): void {
   });
 }
 
-function runStatus({ config, state, report, human, board, tools, limits, answeredModel }: RunView): RunStatus {
+function runStatus({ config, state, report, human, board, tools, limits, answeredModel, answeredProvider }: RunView): RunStatus {
   return {
     phase: report.phase,
     iteration: state.budget.iterations,
@@ -54,6 +55,7 @@ function runStatus({ config, state, report, human, board, tools, limits, answere
     costUsd: state.budget.costUsd,
     unpricedCalls: state.budget.unpricedCalls,
     model: config.model ?? answeredModel?.() ?? null,
+    provider: answeredProvider?.() ?? config.provider ?? null,
     budgetLeft: formatRemaining(state.budget, limits, Date.now()),
     queuedFollowUps: state.followUps.length,
     sandbox: tools.sandboxStatus(),

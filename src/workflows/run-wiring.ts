@@ -96,7 +96,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const tools = new ToolRound({ config, state, report, human, board, workflowId, offered, sandbox, policy, guard, hooks, tree, watchdog });
   const model = new ModelTurn({ config, state, report, offered, compaction: { ...DEFAULT_COMPACTION, ...config.compaction }, tree });
   const completion: CompletionContext = { config, state, board, report, hooks };
-  setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel });
+  setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel, answeredProvider: () => model.answeredProvider });
   const mentions: MentionContext = { config, state, report, policy, guard, offered };
   return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns };
 }

@@ -6,6 +6,8 @@ export const searchAttributes = {
   waitingForHuman: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
   iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
   model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+  /** The provider whose adapter served the run's turns, as the model activity reported it. */
+  provider: defineSearchAttributeKey('BareAgentProvider', SearchAttributeType.KEYWORD),
   /** On a fork: the workflow id of the run it was forked from. */
   forkedFrom: defineSearchAttributeKey('BareAgentForkedFrom', SearchAttributeType.KEYWORD),
 };
@@ -17,6 +19,7 @@ interface AttributeValues {
   waitingForHuman?: boolean;
   iterations?: number;
   model?: string;
+  provider?: string;
   forkedFrom?: string;
 }
 

@@ -9,7 +9,7 @@ import { decidePermissionUpdate, statusQuery } from '../../src/common/contract';
 import { startApproverUi, type ApproverUi } from '../support/approver-ui';
 import { cliEnv } from '../support/cli';
 import { launchChromium } from '../support/browser';
-import { Harness } from '../support/harness';
+import { Harness, TEST_WIRE } from '../support/harness';
 import { pendingRequest, waitFor } from '../support/wait-for';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -187,7 +187,7 @@ test("a question comes with its context: the agent's words before it, where it r
   await expect(card.locator('.question').innerText()).resolves.toContain('rm -rf build');
   const where = await card.locator('.where').innerText();
   expect(where).toContain(`workspace ${realpathSync(workspace)}`);
-  expect(where).toMatch(/sandbox .+ · network none · workspace read-write · model ui-context · mode default/);
+  expect(where).toMatch(new RegExp(`sandbox .+ · network none · workspace read-write · model ui-context · provider ${TEST_WIRE} · mode default`));
   // The diff since the run started, inline and folded: its summary names the file, its lines open with a click.
   const diff = card.locator('details.diff');
   await expect(diff.locator('summary').innerText()).resolves.toBe('Changes since the run started: 1 file changed: notes.md (new, +2 −0)');

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { type Harness } from '../support/harness';
+import { TEST_WIRE, type Harness } from '../support/harness';
 import { cliHarness, runCli } from '../support/cli';
 import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { decidePermissionUpdate, stepsQuery } from '../../src/common/contract';
@@ -100,7 +100,7 @@ test('follow streams the text of a run started with the Temporal CLI', async () 
   expect(followed.stdout).toContain('Started by the temporal binary, streamed here.');
 });
 
-test('list filters on status, waiting-for-human and model, with the summary in the table', async () => {
+test('list filters on status, waiting-for-human, model and provider, with the summary in the table', async () => {
   const modelA = `list-a-${suffix}`;
   const idA = `list-a-${suffix}`;
   h.model.setScenario(modelA, [{ text: 'A done.' }]);
@@ -120,7 +120,7 @@ test('list filters on status, waiting-for-human and model, with the summary in t
       return undefined;
     }, `visibility: ${query}`);
   await visible(`BareAgentModel = '${modelB}' AND BareAgentWaitingForHuman = true`);
-  await visible(`BareAgentModel = '${modelA}' AND BareAgentStatus = 'completed'`);
+  await visible(`BareAgentModel = '${modelA}' AND BareAgentStatus = 'completed' AND BareAgentProvider = '${TEST_WIRE}'`);
 
   const byModel = await runCli(['list', '--model', modelB, '--json'], env);
   expect(byModel.code).toBe(0);
@@ -135,10 +135,16 @@ test('list filters on status, waiting-for-human and model, with the summary in t
   const table = await runCli(['list', '--status', 'completed', '--model', modelA], env);
   expect(table.code).toBe(0);
   const [header, ...rows] = table.stdout.trim().split('\n');
-  expect(header).toMatch(/^WORKFLOW ID\s+STATUS\s+ITER\s+MODEL\s+STARTED\s+SUMMARY$/);
+  expect(header).toMatch(/^WORKFLOW ID\s+STATUS\s+ITER\s+MODEL\s+PROVIDER\s+STARTED\s+SUMMARY$/);
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatch(new RegExp(`^${idA}\\s+completed\\s+\\d+\\s+${modelA}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+Summary of run A$`));
+  expect(rows[0]).toMatch(new RegExp(`^${idA}\\s+completed\\s+\\d+\\s+${modelA}\\s+${TEST_WIRE}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+Summary of run A$`));
   expect(table.stderr).toContain(`WorkflowType = 'agentRun' AND BareAgentStatus = 'completed' AND BareAgentModel = '${modelA}'`);
+
+  // The provider is what served the run (the worker's default here: its input names none).
+  const byProvider = JSON.parse((await runCli(['list', '--model', modelA, '--provider', TEST_WIRE, '--json'], env)).stdout) as Array<{ workflowId: string; provider: string | null }>;
+  expect(byProvider).toEqual([expect.objectContaining({ workflowId: idA, provider: TEST_WIRE })]);
+  const otherWire = TEST_WIRE === 'openai' ? 'anthropic' : 'openai';
+  expect(JSON.parse((await runCli(['list', '--model', modelA, '--provider', otherWire, '--json'], env)).stdout)).toEqual([]);
 
   expect((await runCli(['list', '--status', 'bogus'], env)).code).toBe(2);
   await handleB.cancel();

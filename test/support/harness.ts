@@ -16,6 +16,16 @@ import { readTestEnv, type TestEnv } from './test-env';
 /** Which wire format the workflow tests' runs use against the scripted model server: `openai` (default) or `anthropic`. */
 export const TEST_WIRE = process.env.BAREAGENT_TEST_WIRE === 'anthropic' ? 'anthropic' : 'openai';
 
+/**
+ * A test about OpenAI's Chat Completions wire itself (a field, an error, a quirk of the servers that
+ * speak it), where the same run over Anthropic's wire would ask something else. It runs in the
+ * openai pass (`npm test`); the anthropic pass (jest.anthropic-wire.config.js) lists it as skipped,
+ * by this name, so every other test of a suite runs over both wires.
+ */
+export function openaiWireOnly(name: string, fn: () => Promise<unknown>, timeout?: number): void {
+  (TEST_WIRE === 'openai' ? test : test.skip)(`${name} (OpenAI's wire)`, fn, timeout);
+}
+
 let runtimeInstalled = false;
 export function quietRuntime() {
   if (runtimeInstalled) return;

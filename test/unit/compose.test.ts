@@ -163,9 +163,10 @@ describe('docker-compose.temporal.yml', () => {
       BareAgentWaitingForHuman: 'Bool',
       BareAgentIterations: 'Int',
       BareAgentModel: 'Keyword',
+      BareAgentProvider: 'Keyword',
       BareAgentForkedFrom: 'Keyword',
     };
-    expect(registered).toHaveLength(5);
+    expect(registered).toHaveLength(6);
     expect(Object.fromEntries(registered)).toEqual(expected);
     expect(expected).toEqual(SEARCH_ATTRIBUTES);
   });

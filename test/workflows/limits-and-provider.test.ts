@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { type ApplicationFailure } from '@temporalio/common';
-import { Harness } from '../support/harness';
+import { Harness, TEST_WIRE } from '../support/harness';
 import { stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
@@ -9,6 +9,9 @@ beforeAll(async () => {
   await h.startWorker({ requestTimeoutMs: 1500 });
 });
 afterAll(() => h.close());
+
+/** The class each provider's SDK gives a 503: a failure's type names it. */
+const UNAVAILABLE = TEST_WIRE === 'anthropic' ? 'ServiceUnavailableError' : 'InternalServerError';
 
 /** A model that never stops, with a different call each time (the same call repeated would be a loop). */
 const alwaysAToolCall = (_body: unknown, index: number) => ({ text: '', toolCalls: [{ name: 'glob', arguments: { pattern: `*.md${index}` } }] });
@@ -39,10 +42,10 @@ test('a provider failure after the retries fails the run with LLMCallError', asy
   h.model.setScenario('down', () => ({ status: 503, errorMessage: 'upstream is down' }));
   const failure = await failureOf({ prompt: 'hi', model: 'down', stream: false });
   expect(failure.type).toBe('LLMCallError');
-  expect(failure.message).toBe('LLM call failed: InternalServerError: 503 upstream is down');
+  expect(failure.message).toBe(`LLM call failed: ${UNAVAILABLE}: 503 upstream is down`);
   expect(h.model.requestsFor('down')).toHaveLength(4);
   // Like every other stop: a last step record, and the details that name it.
-  expect(failure.details?.[0]).toMatchObject({ reason: 'provider_error', detail: 'InternalServerError: 503 upstream is down', stepId: 1 });
+  expect(failure.details?.[0]).toMatchObject({ reason: 'provider_error', detail: `${UNAVAILABLE}: 503 upstream is down`, stepId: 1 });
   expect((failure.details?.[0] as { budget: { used: { iterations: number } } }).budget.used.iterations).toBe(1);
 });
 
@@ -51,7 +54,7 @@ test("the provider failure is the run's last step record", async () => {
   const handle = await h.start({ prompt: 'hi', model: 'down-steps', stream: false, workspace: h.workspace() });
   await handle.result().catch(() => undefined);
   const steps = await handle.query(stepsQuery);
-  expect(steps.at(-1)).toMatchObject({ step_id: 1, reason: 'stop:provider_error', detail: 'InternalServerError: 503 still down' });
+  expect(steps.at(-1)).toMatchObject({ step_id: 1, reason: 'stop:provider_error', detail: `${UNAVAILABLE}: 503 still down` });
 });
 
 test('a 4xx other than 408/409/429 is not retried', async () => {

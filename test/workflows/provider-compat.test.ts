@@ -1,4 +1,4 @@
-import { Harness } from '../support/harness';
+import { Harness, openaiWireOnly } from '../support/harness';
 import { messagesQuery, stepsQuery } from '../../src/common/contract';
 
 let h: Harness;
@@ -35,27 +35,30 @@ test.each([false, true])('tool calls a server left as text are recovered, run, a
   expect(steps.map((s) => s.recovered_tool_calls)).toEqual([1, 1, undefined]);
 });
 
-test.each([false, true])('reasoning_content is kept with the assistant message and sent back with its tool call (stream %s)', async (stream) => {
-  const scenario = `reasoning-${stream}`;
-  h.model.setScenario(scenario, [
-    { reasoning: 'The user wants a.txt; read it first.', toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
-    { reasoning: 'It says hello.', reasoningField: 'reasoning', text: 'It says hello.' },
-    { text: 'ok' },
-  ]);
-  const handle = await h.start({ prompt: 'What does a.txt say?', model: scenario, workspace: h.workspace({ 'a.txt': 'hello\n' }), stream });
-  expect(await handle.result()).toMatchObject({ text: 'It says hello.' });
-  const second = h.model.requestsFor(scenario)[1]?.body.messages;
-  expect(second.find((m: { role: string }) => m.role === 'assistant')).toEqual({
-    role: 'assistant',
-    reasoning_content: 'The user wants a.txt; read it first.',
-    content: null,
-    tool_calls: [{ id: 'r1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"a.txt"}' } }],
+// Chat Completions' own reasoning fields: Anthropic's thinking blocks are test/workflows/anthropic.test.ts's.
+for (const stream of [false, true]) {
+  openaiWireOnly(`reasoning_content is kept with the assistant message and sent back with its tool call (stream ${stream})`, async () => {
+    const scenario = `reasoning-${stream}`;
+    h.model.setScenario(scenario, [
+      { reasoning: 'The user wants a.txt; read it first.', toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+      { reasoning: 'It says hello.', reasoningField: 'reasoning', text: 'It says hello.' },
+      { text: 'ok' },
+    ]);
+    const handle = await h.start({ prompt: 'What does a.txt say?', model: scenario, workspace: h.workspace({ 'a.txt': 'hello\n' }), stream });
+    expect(await handle.result()).toMatchObject({ text: 'It says hello.' });
+    const second = h.model.requestsFor(scenario)[1]?.body.messages;
+    expect(second.find((m: { role: string }) => m.role === 'assistant')).toEqual({
+      role: 'assistant',
+      reasoning_content: 'The user wants a.txt; read it first.',
+      content: null,
+      tool_calls: [{ id: 'r1', type: 'function', function: { name: 'read_file', arguments: '{"file_path":"a.txt"}' } }],
+    });
+    const messages = await handle.query(messagesQuery);
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', reasoning: { text: 'It says hello.', provider: 'openai', part: { field: 'reasoning' } } });
   });
-  const messages = await handle.query(messagesQuery);
-  expect(messages.at(-1)).toMatchObject({ role: 'assistant', reasoning: { text: 'It says hello.', provider: 'openai', part: { field: 'reasoning' } } });
-});
+}
 
-test('a model that refuses max_tokens is asked again once with max_completion_tokens, and the worker remembers it', async () => {
+openaiWireOnly('a model that refuses max_tokens is asked again once with max_completion_tokens, and the worker remembers it', async () => {
   h.model.setScenario('refuses-max-tokens', [
     { refuseMaxTokens: true, toolCalls: [{ id: 'g1', name: 'glob', arguments: { pattern: '*' } }] },
     { refuseMaxTokens: true, text: 'Done.' },

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { Message, ToolResultBlock } from '../../src/common/messages';
-import { Harness } from '../support/harness';
+import { Harness, TEST_WIRE } from '../support/harness';
 import { WorkerProcess } from '../support/worker-process';
 import { messagesQuery } from '../../src/common/contract';
 
@@ -72,7 +72,11 @@ test('the API key is used on every model request and appears nowhere in the hist
   const failing = await h.start({ prompt: 'hi', model: 'echo-key', stream: false });
   const error = await failing.result().catch((err: { cause?: Error }) => err.cause);
   // Redacted, and the failure names the endpoint and the variables to check, never the key's value.
-  expect(error?.message).toMatch(/^LLM call failed: AuthenticationError: 401 Incorrect API key provided: Bearer \[redacted\] \(the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(OPENAI_BASE_URL\) refused OPENAI_API_KEY\)$/);
+  // The endpoint and variables of the provider that served the run (its SDK adds /v1 to Anthropic's base URL itself).
+  const [base, vars] = TEST_WIRE === 'anthropic' ? ['', 'ANTHROPIC'] : ['\\/v1', 'OPENAI'];
+  expect(error?.message).toMatch(
+    new RegExp(`^LLM call failed: AuthenticationError: 401 Incorrect API key provided: Bearer \\[redacted\\] \\(the model endpoint http:\\/\\/127\\.0\\.0\\.1:\\d+${base} \\(${vars}_BASE_URL\\) refused ${vars}_API_KEY\\)$`),
+  );
   expect(await historyText(failing)).not.toContain(KEY);
 });
 

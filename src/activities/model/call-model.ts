@@ -66,7 +66,7 @@ export function createCallModel(
       };
       const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
       const reply = request.stream ? await streamed(provider, asked, request.step, context.info.attempt) : { ...(await provider.complete(asked)), streamed: false };
-      return withinPayloadLimit(withRecoveredCalls(reply, known));
+      return withinPayloadLimit(withRecoveredCalls({ ...reply, provider: provider.name }, known));
     } catch (err) {
       // Cancelled, not a provider failure: nothing to count, and the run has moved on.
       if (context.cancellationSignal.aborted) throw new CancelledFailure('model call cancelled');

@@ -1,4 +1,6 @@
 import type { ModelSettings } from '../../common/input';
+import type { ProviderName } from '../../common/providers';
+import type { ProviderEndpoint } from '../../connection/provider-config';
 import type { LLMResponse, Message } from '../../common/messages';
 
 /** A tool as every provider is told of it: a name, what it does, the JSON schema of its arguments. */
@@ -29,7 +31,7 @@ export function requestOptions(request: Pick<ProviderRequest, 'timeoutMs' | 'sig
 }
 
 /** A reply in BareAgent's terms, before the activity marks how it reached followers. */
-export type ProviderReply = Omit<LLMResponse, 'streamed' | 'toolCallsShown' | 'recoveredToolCalls' | 'finishReason'> &
+export type ProviderReply = Omit<LLMResponse, 'streamed' | 'toolCallsShown' | 'recoveredToolCalls' | 'finishReason' | 'provider'> &
   Required<Pick<LLMResponse, 'stopReason'>>;
 
 /**
@@ -72,4 +74,14 @@ export interface ModelProvider {
   stream(request: ProviderRequest, onText: (text: string) => void): Promise<ProviderReply>;
   /** Any error `complete` or `stream` threw, classified. */
   classify(error: unknown): ProviderError;
+}
+
+/**
+ * What a provider's folder (`src/activities/model/providers/<name>/index.ts`) exports as
+ * `adapter`, found by its name in `PROVIDERS` (src/common/providers.ts).
+ */
+export interface ProviderAdapter {
+  readonly name: ProviderName;
+  /** One adapter per worker: its client made once, against the endpoint the worker's environment gives. */
+  create(endpoint: ProviderEndpoint, requestTimeoutMs: number): ModelProvider;
 }

@@ -17,6 +17,7 @@ const keys = {
   waiting: defineSearchAttributeKey('BareAgentWaitingForHuman', SearchAttributeType.BOOL),
   iterations: defineSearchAttributeKey('BareAgentIterations', SearchAttributeType.INT),
   model: defineSearchAttributeKey('BareAgentModel', SearchAttributeType.KEYWORD),
+  provider: defineSearchAttributeKey('BareAgentProvider', SearchAttributeType.KEYWORD),
   forkedFrom: defineSearchAttributeKey('BareAgentForkedFrom', SearchAttributeType.KEYWORD),
 };
 
@@ -24,6 +25,7 @@ export interface ListFlags {
   status?: (typeof RUN_STATUSES)[number];
   waiting?: boolean;
   model?: string;
+  provider?: string;
   forkedFrom?: string;
   query?: string;
   limit?: string;
@@ -39,6 +41,8 @@ export interface ListedRun {
   waitingForHuman: boolean;
   iterations: number | null;
   model: string | null;
+  /** The provider whose adapter served the run's turns (BareAgentProvider); null before its first reply. */
+  provider: string | null;
   /** The workflow id this run was forked (or resumed) from. */
   forkedFrom: string | null;
   startTime: string;
@@ -58,6 +62,10 @@ export function listQuery(flags: ListFlags): string {
   if (flags.model) {
     if (/['"\\]/.test(flags.model)) throw new UsageError('--model must not contain quotes or backslashes');
     clauses.push(`BareAgentModel = '${flags.model}'`);
+  }
+  if (flags.provider) {
+    if (/['"\\]/.test(flags.provider)) throw new UsageError('--provider must not contain quotes or backslashes');
+    clauses.push(`BareAgentProvider = '${flags.provider}'`);
   }
   if (flags.forkedFrom) {
     if (/['"\\]/.test(flags.forkedFrom)) throw new UsageError('--forked-from must not contain quotes or backslashes');
@@ -88,8 +96,8 @@ export async function listCommand(flags: ListFlags): Promise<number> {
     else {
       // The VERSION column only where Worker Versioning is in use.
       const versioned = runs.some((r) => r.version);
-      const rows = runs.map((r) => [r.workflowId, r.status, String(r.iterations ?? '-'), r.model ?? '-', ...(versioned ? [r.version ?? '-'] : []), localTime(r.startTime), firstLine(r.summary ?? '', 60)]);
-      console.log(formatTable(['WORKFLOW ID', 'STATUS', 'ITER', 'MODEL', ...(versioned ? ['VERSION'] : []), 'STARTED', 'SUMMARY'], rows));
+      const rows = runs.map((r) => [r.workflowId, r.status, String(r.iterations ?? '-'), r.model ?? '-', r.provider ?? '-', ...(versioned ? [r.version ?? '-'] : []), localTime(r.startTime), firstLine(r.summary ?? '', 60)]);
+      console.log(formatTable(['WORKFLOW ID', 'STATUS', 'ITER', 'MODEL', 'PROVIDER', ...(versioned ? ['VERSION'] : []), 'STARTED', 'SUMMARY'], rows));
     }
     console.error(pc.dim(`query: ${query}`));
     return 0;
@@ -110,6 +118,7 @@ async function listedRun(client: Client, info: WorkflowExecutionInfo): Promise<L
     waitingForHuman: attributes.get(keys.waiting) ?? false,
     iterations: attributes.get(keys.iterations) ?? null,
     model: attributes.get(keys.model) ?? null,
+    provider: attributes.get(keys.provider) ?? null,
     forkedFrom: attributes.get(keys.forkedFrom) ?? null,
     startTime: info.startTime.toISOString(),
     closeTime: info.closeTime?.toISOString() ?? null,
@@ -144,6 +153,7 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
     .addOption(new Option('-s, --status <status>', 'only runs with this BareAgentStatus').choices(RUN_STATUSES))
     .option('--waiting', 'only open runs waiting for a human (BareAgentWaitingForHuman = true)')
     .option('-m, --model <name>', 'only runs of this model (BareAgentModel)')
+    .option('--provider <name>', 'only runs served by this provider (BareAgentProvider)')
     .option('--forked-from <workflowId>', 'only forks and resumes of this run (BareAgentForkedFrom)')
     .option('-q, --query <visibility query>', "an extra visibility clause, e.g. \"StartTime > '2025-01-01T00:00:00Z'\"")
     .option('-n, --limit <n>', 'at most this many runs, newest first', '20')
@@ -153,7 +163,8 @@ export function registerList(program: Command, settle: (code: Promise<number>) =
       'after',
       `
 Columns: workflow id, status (BareAgentStatus: running, awaiting_approval, completed, failed; or
-cancelled/terminated/timed_out from Temporal), iterations, model, start time, and the run's
+cancelled/terminated/timed_out from Temporal), iterations, model, provider (BareAgentProvider:
+the adapter that served its turns; "-" before its first reply), start time, and the run's
 summary (the first line of its prompt; "fork of <id> at step N: ..." for a fork); with Worker
 Versioning, a VERSION column (deployment:build the run is pinned to). The visibility query it used is printed on stderr; paste
 it into the Web UI's filter box to see the same list there.

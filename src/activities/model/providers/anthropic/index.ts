@@ -1,13 +1,18 @@
 import Anthropic, { APIConnectionError } from '@anthropic-ai/sdk';
 import type { ProviderEndpoint } from '../../../../connection/provider-config';
-import { requestOptions, type ModelProvider, type ProviderReply, type ProviderRequest } from '../../provider';
+import { requestOptions, type ModelProvider, type ProviderAdapter, type ProviderReply, type ProviderRequest } from '../../provider';
 import { connectionLost, isConnectionLoss } from '../../stream-interrupted';
 import { classifyAnthropicError } from './errors';
 import { collectStream, replyOf } from './stream';
 import { bodyOf, stopReasonOf, usageOf } from './wire-format';
 
 /** Anthropic's Messages API: tool use, streaming, thinking blocks kept with their signatures, the prompt cache. */
-export function createAnthropicProvider(endpoint: ProviderEndpoint, requestTimeoutMs: number): ModelProvider {
+export const adapter: ProviderAdapter = {
+  name: 'anthropic',
+  create: createAnthropicProvider,
+};
+
+function createAnthropicProvider(endpoint: ProviderEndpoint, requestTimeoutMs: number): ModelProvider {
   const client = new Anthropic({
     apiKey: endpoint.apiKey ?? 'unused-local-key',
     ...(endpoint.baseURL ? { baseURL: endpoint.baseURL } : {}),

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError } from 'openai';
 import type { ProviderEndpoint } from '../../../../connection/provider-config';
-import { requestOptions, type ModelProvider, type ProviderReply, type ProviderRequest, type ToolSpec } from '../../provider';
+import { requestOptions, type ModelProvider, type ProviderAdapter, type ProviderReply, type ProviderRequest, type ToolSpec } from '../../provider';
 import { connectionLost, isConnectionLoss } from '../../stream-interrupted';
 import { classifyOpenAIError } from './errors';
 import { reasoningOf, toReasoning } from './reasoning';
@@ -13,7 +13,12 @@ import { parseToolArguments, toChatMessages } from './wire-format';
 type Body = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
 /** OpenAI's Chat Completions, and every server that speaks it (vLLM, llama.cpp, Ollama, OpenRouter...). */
-export function createOpenAIProvider(endpoint: ProviderEndpoint, requestTimeoutMs: number): ModelProvider {
+export const adapter: ProviderAdapter = {
+  name: 'openai',
+  create: createOpenAIProvider,
+};
+
+function createOpenAIProvider(endpoint: ProviderEndpoint, requestTimeoutMs: number): ModelProvider {
   const client = new OpenAI({
     apiKey: endpoint.apiKey ?? 'unused-local-key',
     ...(endpoint.baseURL ? { baseURL: endpoint.baseURL } : {}),
