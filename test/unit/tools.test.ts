@@ -1,5 +1,5 @@
 import { isMarkedRunning } from '../support/process-state';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { toolSchemas, type ToolArgs, type ToolName } from '../../src/common/tool-schemas';
@@ -346,4 +346,14 @@ describe('a numbered listing written back as content', () => {
     await writeFile(root, args('write_file', { file_path: 'gap.txt', content: '1: a\n2: b\n4: c\n' }));
     expect(readFileSync(path.join(root, 'gap.txt'), 'utf8')).toBe('1: a\n2: b\n4: c\n');
   });
+});
+
+test('a write_file of the content the file already holds writes nothing and says so, without showing the file again', async () => {
+  writeFileSync(path.join(root, 'same.js'), 'module.exports = 1;\n');
+  const before = statSync(path.join(root, 'same.js')).ino;
+  expect(await writeFile(root, args('write_file', { file_path: 'same.js', content: 'module.exports = 1;\n' }))).toBe(
+    'same.js already holds exactly this content (20 bytes): nothing was written. Run its tests or examples to check it, or give your answer.',
+  );
+  expect(statSync(path.join(root, 'same.js')).ino).toBe(before);
+  expect(await writeFile(root, args('write_file', { file_path: 'same.js', content: 'module.exports = 2;\n' }))).toMatch(/^Wrote 20 bytes to same\.js\n/);
 });

@@ -1,8 +1,13 @@
+import { constants, openSync } from 'node:fs';
 import type { ToolArgs } from '../../common/tool-schemas';
-import { replaceContent } from './file-io';
-import { closeOpened, openInWorkspace } from './safe-open';
+import { readPrefix, replaceContent } from './file-io';
+import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
 import { numberedRegion, withRegion } from './edited-region';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
+import { WorkspaceFile } from './workspace-file';
+
+/** Files up to this size are compared with what a write would put there. */
+const COMPARED_BYTES = 1024 * 1024;
 
 export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
   const unnumbered = unnumberedPaste(args.content);
@@ -10,6 +15,11 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   const content = Buffer.from(text, 'utf8');
   const opened = await openInWorkspace(root, args.file_path, 'write');
   try {
+    // A small model that has just written a file often writes it again, as it was shown: say so
+    // instead of showing it once more, which invites yet another copy.
+    if (opened.stats.size > 0 && (await holds(opened, content))) {
+      return `${args.file_path} already holds exactly this content (${content.length} bytes): nothing was written. Run its tests or examples to check it, or give your answer.`;
+    }
     await replaceContent(root, opened, content, args.file_path);
   } finally {
     await closeOpened(opened);
@@ -17,4 +27,15 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   // The whole file numbered when small, so that the model's next edit copies lines as they are.
   const done = `Wrote ${content.length} bytes to ${args.file_path}${unnumbered === undefined ? '' : ` ${UNNUMBERED_NOTE}`}`;
   return withRegion(done, numberedRegion(args.file_path, text));
+}
+
+/** Whether the checked file's bytes are `content`, read through its own descriptor (never its name again). */
+async function holds(opened: OpenedFile, content: Buffer): Promise<boolean> {
+  if (opened.stats.size !== content.length || content.length > COMPARED_BYTES) return false;
+  const reader = new WorkspaceFile(openSync(`/proc/self/fd/${opened.handle.fd}`, constants.O_RDONLY | constants.O_NOCTTY));
+  try {
+    return (await readPrefix(reader, content.length)).equals(content);
+  } finally {
+    await reader.close();
+  }
 }
