@@ -5,7 +5,7 @@
  * somebody said no. Each attack is checked by its effect (see attacks.ts for what holds where).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import type { AgentRunResult } from '../../src/common/wire';
 import { Harness } from '../support/harness';
 import { attacks, benignCall, DENY_RULES, editMiss, latencyDuring, makeWorld, stallBound, type Attack, type World } from './attacks';
 import { decidePermissionUpdate, messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
+import { pendingRequest } from '../support/wait-for';
 
 const envCanary = `canary-${randomUUID()}`;
 const homeMarker = `.bareagent-redteam-${randomUUID()}`;
@@ -192,6 +193,45 @@ describe.each(MODES)('in %s mode', (mode) => {
     h.model.setScenario(`after-${mode}`, [{ toolCalls: [{ id: 'alive', name: 'read_file', arguments: { file_path: 'README.md' } }] }, { text: 'Still here.' }]);
     expect(await h.execute({ prompt: 'alive?', model: `after-${mode}`, workspace: world.workspace, stream: false })).toMatchObject({ text: 'Still here.' });
   });
+
+  test("a trusted hook whose script cds to its own folder: the agent's change to the helper it runs never runs", async () => {
+    const scenario = `redteam-pinned-cd-${mode}`;
+    const lint = 'exit 0\n';
+    const settings = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'read_file', hooks: [{ command: 'bash scripts/check.sh' }] }] } });
+    h.model.setScenario(scenario, [
+      { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'scripts/lint.sh', old_text: 'exit 0', new_text: 'touch ../PWNED.txt' } }] },
+      { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+      { text: 'Done.' },
+    ]);
+    const workspace = h.workspace({
+      '.bareagent/settings.json': settings,
+      'scripts/check.sh': '#!/bin/bash\ncd "$(dirname "$0")"\nbash lint.sh\n',
+      'scripts/lint.sh': lint,
+      'notes.md': 'notes\n',
+    });
+    const handle = await h.start({ prompt: 'Lint, then read', model: scenario, workspace, stream: false, permissionMode: mode, permissionRules: { deny: ['bash'] } });
+    // The human trusts the hook as the repository shipped it (bypass applies it without asking).
+    if (mode !== 'bypass') {
+      const question = await pendingRequest(handle, 'workspace-settings');
+      await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: question.requestId, decision: 'allow' }] });
+    }
+    // A human who approves every question stands by, as for the other attacks.
+    const answering = (async () => {
+      for (;;) {
+        const status = await handle.query(statusQuery).catch(() => undefined);
+        if (!status || status.phase === 'completed' || status.phase === 'failed') return;
+        for (const pending of status.pendingPermissions) {
+          await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: pending.requestId, decision: 'allow' }] }).catch(() => undefined);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    expect(await handle.result()).toMatchObject({ text: 'Done.' });
+    await answering;
+    expect(existsSync(path.join(workspace, 'PWNED.txt'))).toBe(false);
+    // Where the mode lets the edit land, the attack was really made: the helper on disk is the agent's.
+    if (mode !== 'plan') expect(readFileSync(path.join(workspace, 'scripts/lint.sh'), 'utf8')).toBe('touch ../PWNED.txt\n');
+  }, 120_000);
 
   test('an edit_file miss on a huge file does not hold up another run on the same worker', async () => {
     const hostile = editMiss();
