@@ -357,3 +357,21 @@ test('a write_file of the content the file already holds writes nothing and says
   expect(statSync(path.join(root, 'same.js')).ino).toBe(before);
   expect(await writeFile(root, args('write_file', { file_path: 'same.js', content: 'module.exports = 2;\n' }))).toMatch(/^Wrote 20 bytes to same\.js\n/);
 });
+
+test('a hostile new_text line cannot make the header check backtrack: an edit with a 100,000-character line of "a(" is applied at once', async () => {
+  writeFileSync(path.join(root, 'h.js'), 'function f() {\n  x();\n}\n');
+  const line = 'a('.repeat(50_000);
+  // The regular expression this check replaced took 13.6 s on 4,000 such characters (cubic): this one would never end.
+  await editFile(root, args('edit_file', { file_path: 'h.js', old_text: 'x();', new_text: `${line}\n  y();` }));
+  expect(readFileSync(path.join(root, 'h.js'), 'utf8')).toBe(`function f() {\n  ${line}\n  y();\n}\n`);
+});
+
+test('hostile content cannot make the listing check slow: frame-like lines and a thousand nested numberings are written at once', async () => {
+  const frameBait = `x${' now, x'.repeat(100_000)}`;
+  await writeFile(root, args('write_file', { file_path: 'bait.txt', content: `${frameBait}\n${frameBait}\n` }));
+  expect(readFileSync(path.join(root, 'bait.txt'), 'utf8')).toBe(`${frameBait}\n${frameBait}\n`);
+  // Three lines, each numbered a thousand times over: three layers come off, the rest is kept as written.
+  const nested = [1, 2, 3].map((n) => `${n}: `.repeat(1_000) + 'x').join('\n');
+  await writeFile(root, args('write_file', { file_path: 'nested.txt', content: nested }));
+  expect(readFileSync(path.join(root, 'nested.txt'), 'utf8')).toBe([1, 2, 3].map((n) => `${n}: `.repeat(997) + 'x').join('\n'));
+});

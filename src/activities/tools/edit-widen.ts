@@ -20,8 +20,19 @@ const MAX_HEADER_DISTANCE = 40;
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
-/** A line that opens a block: `def f(x):`, `function f(x) {`, `class A {`, `const f = (x) => {`. */
-const opensBlock = (line: string) => /[A-Za-z_$][\w$]*\s*\(.*\)?.*(?:\{|:|=>)\s*$/.test(line.trim()) || /^(?:class|struct|impl)\b.*[{:]\s*$/.test(line.trim());
+/** A header is one line of code, not a paragraph: longer lines are never taken for one. */
+const MAX_HEADER_CHARS = 400;
+
+/**
+ * A line that opens a block: `def f(x):`, `function f(x) {`, `class A {`, `fn f() -> T {`. Plain
+ * string checks, linear in the line (no regular expression to backtrack on a hostile line).
+ */
+function opensBlock(line: string): boolean {
+  const trimmed = line.trim();
+  if (trimmed.length > MAX_HEADER_CHARS) return false;
+  if (!trimmed.endsWith('{') && !trimmed.endsWith(':')) return false;
+  return trimmed.includes('(') || /^(?:class|struct|impl|interface|enum)\s/.test(trimmed);
+}
 
 /** Lines of `text` with the offset each starts at. */
 function linesWithOffsets(text: string): { line: string; offset: number }[] {

@@ -5,22 +5,29 @@
  * header and footer lines) come off, and the result says so.
  */
 
-/** The lines our own listings put around numbered text. */
-const LISTING_FRAME = [
-  /^\S.* now, (?:\d+ lines?|lines \d+-\d+ of \d+), numbered as read_file numbers them \(.*\):$/,
-  /^\[Attached .* \(numbered as read_file shows it, .*\)\]$/,
-  /^\[End of .*\]$/,
-  /^\[lines \d+-\d+ of \d+; read on with offset=\d+\]$/,
-];
+/**
+ * The lines our own listings put around numbered text (the model rewords them a little). Plain
+ * string checks, linear in the line: the content is the model's, and a regular expression with two
+ * open-ended parts backtracks on a line built for it.
+ */
+function isListingFrame(line: string): boolean {
+  if (line.endsWith('):') && line.includes(', numbered as read_file numbers them (')) return true;
+  if (line.startsWith('[Attached ') && line.endsWith(')]') && line.includes(' (numbered as read_file shows it, ')) return true;
+  if (line.startsWith('[End of ') && line.endsWith(']')) return true;
+  return /^\[lines \d+-\d+ of \d+; read on with offset=\d+\]$/.test(line);
+}
 
 const NUMBERED = /^(\d+): ?/;
 
+/** A listing pasted into a listing is unwrapped this many layers deep at most. */
+const MAX_LAYERS = 3;
+
 /** `text` without read_file's numbering when all of it is a numbered listing; undefined otherwise. */
-export function unnumberedPaste(text: string): string | undefined {
+export function unnumberedPaste(text: string, layers = MAX_LAYERS): string | undefined {
   const trailingNewline = text.endsWith('\n');
   let lines = (trailingNewline ? text.slice(0, -1) : text).split('\n');
-  const framed = lines.filter((line) => LISTING_FRAME.some((frame) => frame.test(line))).length;
-  lines = lines.filter((line) => !LISTING_FRAME.some((frame) => frame.test(line)));
+  const framed = lines.filter(isListingFrame).length;
+  lines = lines.filter((line) => !isListingFrame(line));
   // Unframed, a short numbered text may be meant as such ("1: apples").
   if (lines.length < (framed > 0 ? 1 : 3)) return undefined;
   let expected = Number(NUMBERED.exec(lines[0]!)?.[1] ?? NaN);
@@ -34,7 +41,7 @@ export function unnumberedPaste(text: string): string | undefined {
   }
   const result = stripped.join('\n') + (trailingNewline ? '\n' : '');
   // A listing pasted into a listing: take the numbers off each layer.
-  return unnumberedPaste(result) ?? result;
+  return (layers > 1 ? unnumberedPaste(result, layers - 1) : undefined) ?? result;
 }
 
 export const UNNUMBERED_NOTE = "(the \"12: \" line numbers of a numbered listing were taken off; they are not part of the file)";
