@@ -259,7 +259,7 @@ export function benignCall(tool: string, turn: number): Record<string, unknown> 
     case 'write_file':
       return { file_path: `scratch-${turn}.txt`, content: `turn ${turn}` };
     case 'edit_file':
-      return { file_path: 'README.md', old_text: 'benign', new_text: 'benign' };
+      return { file_path: 'README.md', old_text: 'benign', new_text: `benign ${turn}` };
     case 'read_file':
       return { file_path: 'README.md', limit: turn + 1 };
     case 'grep':

@@ -182,7 +182,7 @@ test('no file tool reaches outside the workspace: a sweep of escapes through the
     ({
       read_file: { file_path: 'inside.txt', limit: i + 1 },
       write_file: { file_path: `ok-${i}.txt`, content: 'ok' },
-      edit_file: { file_path: 'inside.txt', old_text: 'inside'.slice(0, 1 + (i % 6)), new_text: 'inside'.slice(0, 1 + (i % 6)) },
+      edit_file: { file_path: 'inside.txt', old_text: 'inside', new_text: `inside ${i}` },
       glob: { pattern: `{inside,none${i}}.txt` },
       grep: { pattern: `inside|none${i}` },
     })[name] as Record<string, unknown>;
