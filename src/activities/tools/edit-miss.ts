@@ -6,6 +6,8 @@
  * small model that edits without reading gets, in one result, all it needs for a correct edit.
  */
 
+import { NUMBERED_LISTING } from './edited-region';
+
 /** Beyond this many comparisons the closest lines are not looked for: a miss must stay cheap on a huge file. */
 const MAX_COMPARISONS = 400_000;
 /**
@@ -67,7 +69,7 @@ export function describeMiss(text: string, oldText: string, context: MissContext
   } else if (lines.length > 0 && !whole) {
     parts.push(`The file has ${lines.length} lines; read it with read_file to see what it holds.`);
   }
-  if (whole) parts.push(`${context.filePath}, ${lines.length} lines, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n${numbered(0, lines.length)}`);
+  if (whole) parts.push(`${context.filePath}, ${lines.length} lines, ${NUMBERED_LISTING}\n${numbered(0, lines.length)}`);
   return parts.join('\n');
 }
 

@@ -4,6 +4,10 @@
  * that never sees the file after its edit keeps editing the lines its edit moved or removed.
  */
 
+/** What follows the name of every numbered listing a tool result shows (an edit's, a miss's). */
+export const NUMBERED_AS_READ_FILE = 'numbered as read_file numbers them';
+export const NUMBERED_LISTING = `${NUMBERED_AS_READ_FILE} (the "12: " prefixes are not part of the file):`;
+
 /** A file this small is shown whole (as an edit miss shows it: about 1,000 tokens at most). */
 const WHOLE_FILE_LINES = 80;
 const WHOLE_FILE_CHARS = 4_000;
@@ -33,7 +37,7 @@ export function numberedRegion(filePath: string, text: string, span?: { first: n
   const to = whole || !span ? lines.length : Math.min(lines.length, span.last + 1 + CONTEXT_LINES, from + MAX_REGION_LINES);
   const shown = lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cut(line)}`).join('\n');
   const which = whole ? `${filePath} now, ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}` : `${filePath} now, lines ${from + 1}-${to} of ${lines.length}`;
-  return `${which}, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n${shown}`;
+  return `${which}, ${NUMBERED_LISTING}\n${shown}`;
 }
 
 /** The 0-based lines an edit's new text occupies in the edited file. */

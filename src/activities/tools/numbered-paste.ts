@@ -5,13 +5,15 @@
  * header and footer lines) come off, and the result says so.
  */
 
+import { NUMBERED_AS_READ_FILE } from './edited-region';
+
 /**
  * The lines our own listings put around numbered text (the model rewords them a little). Plain
  * string checks, linear in the line: the content is the model's, and a regular expression with two
  * open-ended parts backtracks on a line built for it.
  */
 function isListingFrame(line: string): boolean {
-  if (line.endsWith('):') && line.includes(', numbered as read_file numbers them (')) return true;
+  if (line.endsWith('):') && line.includes(`, ${NUMBERED_AS_READ_FILE} (`)) return true;
   if (line.startsWith('[Attached ') && line.endsWith(')]') && line.includes(' (numbered as read_file shows it, ')) return true;
   if (line.startsWith('[End of ') && line.endsWith(']')) return true;
   return /^\[lines \d+-\d+ of \d+; read on with offset=\d+\]$/.test(line);
@@ -26,8 +28,9 @@ const MAX_LAYERS = 3;
 export function unnumberedPaste(text: string, layers = MAX_LAYERS): string | undefined {
   const trailingNewline = text.endsWith('\n');
   let lines = (trailingNewline ? text.slice(0, -1) : text).split('\n');
-  const framed = lines.filter(isListingFrame).length;
+  const all = lines.length;
   lines = lines.filter((line) => !isListingFrame(line));
+  const framed = all - lines.length;
   // Unframed, a short numbered text may be meant as such ("1: apples").
   if (lines.length < (framed > 0 ? 1 : 3)) return undefined;
   let expected = Number(NUMBERED.exec(lines[0]!)?.[1] ?? NaN);
