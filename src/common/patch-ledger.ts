@@ -196,4 +196,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: 'a final answer taken without checking that the Python, JavaScript and JSON files the run changed still parse',
     state: 'active',
   },
+  {
+    id: 'acceptance-files-read-only',
+    shipped: '2026-12-04',
+    version: '0.4.0',
+    keeps: "write_file and edit_file of a file the run's acceptance command names, run like any other write",
+    state: 'active',
+  },
 ];

@@ -29,7 +29,7 @@ export const MODEL_PROFILES = {
     // write of a small file needs no old_text to match. Its own examples catch a wrong body early;
     // after a failing example it would otherwise edit the example.
     guidance:
-      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names. When they fail, fix the code, never the tests or examples.',
+      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file, keeping everything you do not change (other functions, imports, module.exports) as it is. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names. When they fail, fix the code, never the tests or examples.',
   },
 } as const satisfies Record<string, ModelProfile>;
 

@@ -44,6 +44,8 @@ export interface SandboxRequest {
   writableWorkspace: boolean;
   /** The run's `sandbox.writableGit`: `.git` stays writable for its commands. */
   writableGit?: boolean;
+  /** Workspace files the run's acceptance command names (src/loop/acceptance-files.ts): bound read-only for its commands, refused to its file tools. */
+  readOnlyFiles?: string[];
 }
 
 /** How a command was confined, reported back by the activity so `status` and the step records can show it. */

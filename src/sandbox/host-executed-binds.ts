@@ -40,6 +40,20 @@ export function hostExecutedBinds(workspace: string, writableGit: boolean): stri
   return [...binds];
 }
 
+/**
+ * The real paths of the workspace files named (relative, as the acceptance command names them)
+ * that exist now and lie inside the workspace: bound read-only like the entries above. A name that
+ * leads out of the workspace through a link binds nothing (the command sees outside nothing anyway).
+ */
+export function existingFilesInside(workspace: string, relatives: readonly string[]): string[] {
+  const binds = new Set<string>();
+  for (const relative of relatives) {
+    const real = realInside(workspace, path.join(workspace, relative));
+    if (real !== undefined) binds.add(real);
+  }
+  return [...binds];
+}
+
 function realInside(workspace: string, file: string): string | undefined {
   try {
     const real = realpathSync(file);

@@ -3,7 +3,7 @@ import type { SandboxKind, SandboxRequest } from '../common/sandbox';
 import { commandEnv } from './command-env';
 import { bwrapArgs, type PinnedCopy, type ProxyRelay, type SandboxNetworkPlan } from './bwrap-args';
 import { findBinary } from './find-binary';
-import { hostExecutedBinds, nestedGitBinds } from './host-executed-binds';
+import { existingFilesInside, hostExecutedBinds, nestedGitBinds } from './host-executed-binds';
 import { existingRealPaths, hostView } from './host-view';
 import { launcherArgs, SECCOMP_FD } from './launcher';
 import { networkCapError } from './network-cap';
@@ -64,7 +64,11 @@ export async function prepareCommand(command: string, place: CommandPlace): Prom
     proxy = network.proxy;
     const env = { ...sandboxBaseEnv(), ...callEnv(place) };
     const writableGit = place.sandbox.writableGit === true;
-    const protectedPaths = [...hostExecutedBinds(place.workspace, writableGit), ...(writableGit ? [] : await nestedGitBinds(place.workspace))];
+    const protectedPaths = [
+      ...hostExecutedBinds(place.workspace, writableGit),
+      ...(writableGit ? [] : await nestedGitBinds(place.workspace)),
+      ...existingFilesInside(place.workspace, place.sandbox.readOnlyFiles ?? []),
+    ];
     const args = bwrapArgs({
       ...hostView(),
       operatorDirs: operatorDirs(),

@@ -47,7 +47,7 @@ function validate(name: ToolName, input: unknown): { args: unknown } | { invalid
 }
 
 function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
-  const { effect, commandArgument } = builtInDescriptor(name);
+  const { effect, commandArgument, pathArgument } = builtInDescriptor(name);
   // A command runs in the sandbox, for as long as its own timeout allows.
   const command = commandArgument !== undefined;
   const local = effect === 'read' && !toolTaskQueue;
@@ -66,5 +66,5 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const changed = edit && changedByEarlierEdit?.(edit.file_path, edit.old_text) ? { changedByEarlierEdit: true } : {};
   // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
   const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...read, ...changed, ...(checkpoint ? { checkpoint } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...(!command && pathArgument && effect !== 'read' && sandbox.readOnlyFiles ? { sandbox } : {}), ...read, ...changed, ...(checkpoint ? { checkpoint } : {}) }]);
 }

@@ -16,3 +16,5 @@
 export const LAZY_START_CHECKPOINT = 'lazy-start-checkpoint';
 /** A final answer refused while a Python, JavaScript or JSON file the run changed no longer parses (0.2.0: taken). */
 export const SYNTAX_GATE = 'syntax-gate';
+/** A file tool's write of a file the acceptance command names refused (0.3.0: run like any write). */
+export const ACCEPTANCE_FILES_READ_ONLY = 'acceptance-files-read-only';

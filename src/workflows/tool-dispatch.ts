@@ -30,6 +30,8 @@ export interface DispatchContext {
   onCheckpoint(call: ToolCall, result: CheckpointResult): void;
   /** Told how the worker confined a command it ran (for `status` and the step records). */
   observeSandbox(kind: SandboxKind): void;
+  /** Why the run refuses this call whatever the guard says (a write of a file the acceptance check runs), if it does. */
+  refusal(call: ToolCall, args: unknown): string | undefined;
 }
 
 /**
@@ -40,6 +42,8 @@ export async function dispatchToolCall(call: ToolCall, kind: ToolKind | undefine
   if (!kind) return unknownToolResult(call.id, call.name);
   const checked = call.parseError ? { invalid: call.parseError } : kind.validate(call.input);
   if ('invalid' in checked) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${checked.invalid}`);
+  const refused = context.refusal(call, checked.args);
+  if (refused !== undefined) return handlerErrorResult(call.id, 'ReadOnlyFile', refused);
   const decision = kind.decide(checked.args);
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, checked.args, decision))) return deniedResult(call.id);

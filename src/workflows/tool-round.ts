@@ -1,8 +1,10 @@
+import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
+import { acceptanceWriteRefusal } from '../loop/acceptance-files';
 import { REPEATED_FAILURE_MESSAGE, editFailureNudge } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
@@ -21,6 +23,7 @@ import { checkpointAfterRound, checkpointRequest, noteCheckpoint, startCheckpoin
 import { builtInTool } from './builtin-tools';
 import { userToolKind } from './user-tools';
 import { findMcpTool, mcpTool } from './mcp-tools';
+import { ACCEPTANCE_FILES_READ_ONLY } from './patches';
 import { dispatchToolCall, type ToolKind } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { toolDescriptor } from '../common/tool-descriptors';
@@ -177,7 +180,18 @@ export class ToolRound {
       observeSandbox: (kind) => {
         state.sandboxKind = kind;
       },
+      refusal: (c, args) => this.acceptanceRefusal(c, args),
     });
+  }
+
+  /** A file tool's write of a file the acceptance command names: refused in every mode (src/loop/acceptance-files.ts). */
+  private acceptanceRefusal(call: ToolCall, args: unknown): string | undefined {
+    const { config, sandbox } = this.context;
+    const files = sandbox.readOnlyFiles ?? [];
+    if (!config.acceptance || files.length === 0) return undefined;
+    const refusal = acceptanceWriteRefusal(files, config.acceptance.command, call.name, args);
+    // Runs of 0.3.0 wrote such a file like any other: their histories replay that way.
+    return refusal !== undefined && patched(ACCEPTANCE_FILES_READ_ONLY) ? refusal : undefined;
   }
 
   /** The tool a call names: an MCP tool of the run's listing, else a built-in one or one of the worker's own that the run offers. */

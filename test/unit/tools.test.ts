@@ -375,3 +375,29 @@ test('hostile content cannot make the listing check slow: frame-like lines and a
   await writeFile(root, args('write_file', { file_path: 'nested.txt', content: nested }));
   expect(readFileSync(path.join(root, 'nested.txt'), 'utf8')).toBe([1, 2, 3].map((n) => `${n}: `.repeat(997) + 'x').join('\n'));
 });
+
+describe('a whole-file write that drops what the file had', () => {
+  test('the result names the exports and top-level functions the write took away', async () => {
+    writeFileSync(path.join(root, 'solution.js'), "function deepGet(o, p, d) {\n  throw new Error('not implemented');\n}\n\nfunction helper() {}\n\nmodule.exports = { deepGet, helper };\n");
+    const result = await writeFile(root, args('write_file', { file_path: 'solution.js', content: 'function deepGet(o, p, d) {\n  return d;\n}\n' }));
+    expect(result).toMatch(/^Wrote \d+ bytes to solution\.js\n/);
+    expect(result).toContain('Note: this write replaced the whole file, and it no longer exports deepGet, helper, which it did before.');
+    writeFileSync(path.join(root, 'm.py'), 'import re\n\ndef slugify(s):\n    raise NotImplementedError\n\nclass Slug:\n    pass\n');
+    expect(await writeFile(root, args('write_file', { file_path: 'm.py', content: 'def slugify(s):\n    return s\n' }))).toContain('no longer defines Slug');
+  });
+
+  test('a write that keeps every name, or a file of another language, gets no note', async () => {
+    writeFileSync(path.join(root, 'a.js'), 'exports.one = 1;\nexport function two() {}\n');
+    expect(await writeFile(root, args('write_file', { file_path: 'a.js', content: 'exports.one = 2;\nexport async function two() { return 2; }\nconst three = 3;\n' }))).not.toContain('Note:');
+    writeFileSync(path.join(root, 'notes.txt'), 'function a\n');
+    expect(await writeFile(root, args('write_file', { file_path: 'notes.txt', content: 'b\n' }))).not.toContain('Note:');
+  });
+
+  test('hostile content cannot make the name check slow: long runs of spaces after every pattern are written at once', async () => {
+    const spaces = ' '.repeat(200_000);
+    const before = [`function${spaces}(`, `module.exports =${spaces}x${spaces}!`, `module.exports = {${'a,'.repeat(100_000)}`, ...Array.from({ length: 1_000 }, () => 'module.exports = {')].join('\n');
+    writeFileSync(path.join(root, 'bait.js'), before);
+    await writeFile(root, args('write_file', { file_path: 'bait.js', content: `function${spaces}*${spaces}(\n` }));
+    expect(readFileSync(path.join(root, 'bait.js'), 'utf8')).toBe(`function${spaces}*${spaces}(\n`);
+  });
+});

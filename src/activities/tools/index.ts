@@ -11,6 +11,7 @@ import { editFile } from './edit-file';
 import { glob } from './glob';
 import { grep } from './grep';
 import { readFile } from './read-file';
+import { refuseReadOnlyLanding } from './read-only-landing';
 import { workspaceRoot } from './workspace';
 import { writeFile } from './write-file';
 
@@ -26,6 +27,7 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
     let outcome: ToolOutcome;
     try {
       const root = workspaceRoot(request.workspace);
+      if (PATH_WRITING_TOOLS.has(name)) refuseReadOnlyLanding(root, declaredArgument(builtInDescriptor(name), 'pathArgument', parsed.data), request.sandbox?.readOnlyFiles);
       const result = await handler(root, parsed.data as ToolArgs<N>, request);
       outcome = typeof result === 'string' ? { ok: true, output: result } : { ok: true, output: result.output, sandbox: result.sandbox };
     } catch (err) {

@@ -2,11 +2,12 @@ import { constants, openSync } from 'node:fs';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
 import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
+import { droppedNamesNote } from './dropped-names';
 import { numberedRegion, withRegion } from './edited-region';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 import { WorkspaceFile } from './workspace-file';
 
-/** Files up to this size are compared with what a write would put there. */
+/** Files up to this size are compared with what a write would put there, and checked for what it drops. */
 const COMPARED_BYTES = 1024 * 1024;
 
 export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
@@ -14,27 +15,32 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   const text = unnumbered ?? args.content;
   const content = Buffer.from(text, 'utf8');
   const opened = await openInWorkspace(root, args.file_path, 'write');
+  let dropped: string | undefined;
   try {
+    const before = await previousContent(opened);
     // A small model that has just written a file often writes it again, as it was shown: say so
     // instead of showing it once more, which invites yet another copy.
-    if (opened.stats.size > 0 && (await holds(opened, content))) {
+    if (before !== undefined && before.length > 0 && before.equals(content)) {
       return `${args.file_path} already holds exactly this content (${content.length} bytes): nothing was written. Run its tests or examples to check it, or give your answer.`;
     }
     await replaceContent(root, opened, content, args.file_path);
+    dropped = before === undefined ? undefined : droppedNamesNote(args.file_path, before.toString('utf8'), text);
   } finally {
     await closeOpened(opened);
   }
   // The whole file numbered when small, so that the model's next edit copies lines as they are.
   const done = `Wrote ${content.length} bytes to ${args.file_path}${unnumbered === undefined ? '' : ` ${UNNUMBERED_NOTE}`}`;
-  return withRegion(done, numberedRegion(args.file_path, text));
+  const shown = withRegion(done, numberedRegion(args.file_path, text));
+  return dropped === undefined ? shown : `${shown}\n\n${dropped}`;
 }
 
-/** Whether the checked file's bytes are `content`, read through its own descriptor (never its name again). */
-async function holds(opened: OpenedFile, content: Buffer): Promise<boolean> {
-  if (opened.stats.size !== content.length || content.length > COMPARED_BYTES) return false;
+/** What the file held before this write, read through its own descriptor (never its name again); undefined when it is larger than compared. */
+async function previousContent(opened: OpenedFile): Promise<Buffer | undefined> {
+  if (opened.stats.size === 0) return Buffer.alloc(0);
+  if (opened.stats.size > COMPARED_BYTES) return undefined;
   const reader = new WorkspaceFile(openSync(`/proc/self/fd/${opened.handle.fd}`, constants.O_RDONLY | constants.O_NOCTTY));
   try {
-    return (await readPrefix(reader, content.length)).equals(content);
+    return await readPrefix(reader, opened.stats.size);
   } finally {
     await reader.close();
   }
