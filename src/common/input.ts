@@ -175,6 +175,8 @@ export const AgentRunInput = z.strictObject({
   trustWorkspaceSettings: z.boolean().default(false),
   /** Set by a parent run for its subagents: the settings snapshot of the top-level run's start. */
   workspaceSettings: InheritedSettings.optional(),
+  /** Set by a parent run for its subagents: the test files its acceptance check names, read-only to them too (src/loop/acceptance-files.ts). */
+  inheritedReadOnlyFiles: z.array(z.string().max(4096)).max(16).optional(),
 
   /** How many background jobs, and background subagents, may run at once; past it the model gets an error result. */
   concurrency: z

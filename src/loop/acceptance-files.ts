@@ -52,7 +52,7 @@ export function acceptanceFileRefusal(path: string, command?: string): string {
 }
 
 /** Why a call of a tool that writes a file by its path is refused, when that file is one of `files`; undefined otherwise. */
-export function acceptanceWriteRefusal(files: readonly string[], command: string, tool: string, input: unknown): string | undefined {
+export function acceptanceWriteRefusal(files: readonly string[], command: string | undefined, tool: string, input: unknown): string | undefined {
   if (files.length === 0) return undefined;
   const descriptor = toolDescriptor(tool);
   if (!descriptor?.pathArgument || descriptor.effect === 'read') return undefined;

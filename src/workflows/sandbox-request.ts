@@ -8,8 +8,9 @@ import { acceptanceFiles } from '../loop/acceptance-files';
  * also true for a command the guard misjudged. The files the acceptance command names are the
  * operator's check: read-only to the run's commands and file tools.
  */
-export function sandboxRequest(config: Pick<AgentRunConfig, 'sandbox' | 'permissionMode' | 'acceptance'>): SandboxRequest {
-  const readOnlyFiles = acceptanceFiles(config.acceptance?.command);
+export function sandboxRequest(config: Pick<AgentRunConfig, 'sandbox' | 'permissionMode' | 'acceptance' | 'inheritedReadOnlyFiles'>): SandboxRequest {
+  // A subagent's are its parent's: a child must not change the check its parent is held to.
+  const readOnlyFiles = [...new Set([...(config.inheritedReadOnlyFiles ?? []), ...acceptanceFiles(config.acceptance?.command)])];
   return {
     network: config.sandbox.network,
     readOnlyPaths: config.sandbox.readOnlyPaths,

@@ -188,8 +188,8 @@ export class ToolRound {
   private acceptanceRefusal(call: ToolCall, args: unknown): string | undefined {
     const { config, sandbox } = this.context;
     const files = sandbox.readOnlyFiles ?? [];
-    if (!config.acceptance || files.length === 0) return undefined;
-    const refusal = acceptanceWriteRefusal(files, config.acceptance.command, call.name, args);
+    if (files.length === 0) return undefined;
+    const refusal = acceptanceWriteRefusal(files, config.acceptance?.command, call.name, args);
     // Runs of 0.3.0 wrote such a file like any other: their histories replay that way.
     return refusal !== undefined && patched(ACCEPTANCE_FILES_READ_ONLY) ? refusal : undefined;
   }

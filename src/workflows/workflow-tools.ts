@@ -66,6 +66,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
   if ('refused' in share) return { ok: true, output: share.refused, isError: true };
   const taskId = ctx.board.nextTaskId('sub');
   const { config } = ctx;
+  // The test files the run's acceptance check (or its parent's) names: its subagents may not change them either.
+  const readOnlyFiles = sandboxRequest(config).readOnlyFiles;
   const input: AgentRunInput = {
     prompt: args.task,
     agentType: type.name as AgentRunInput['agentType'],
@@ -96,6 +98,7 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     // Nobody may be watching a subagent: one that stops making progress ends as a failed call or job.
     stallTimeout: config.stallTimeout ?? DEFAULT_SUBAGENT_STALL_TIMEOUT,
     ...(ctx.settings ? { workspaceSettings: ctx.settings } : {}),
+    ...(readOnlyFiles ? { inheritedReadOnlyFiles: readOnlyFiles } : {}),
     ...share,
   };
   if (args.run_in_background) {

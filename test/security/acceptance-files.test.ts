@@ -11,6 +11,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { PermissionMode } from '../../src/common/input';
 import type { ToolResultBlock } from '../../src/common/messages';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
+import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
 
 let h: Harness;
@@ -85,4 +86,27 @@ test('a run without an acceptance check writes test.js as any file', async () =>
   const handle = await h.start({ prompt: 'write', model: scenario, workspace, permissionMode: 'bypass', stream: false });
   await handle.result();
   expect(readFileSync(path.join(workspace, 'test.js'), 'utf8')).toBe("console.log('ok');\n");
+});
+
+test('a subagent cannot change the check its parent is held to, by a file tool or a command', async () => {
+  const workspace = h.workspace({ 'test.js': CHECK, 'solution.js': 'exports.double = (x) => x * 2;\n' });
+  const scenario = `acceptance-files-sub-${randomUUID()}`;
+  h.model.setScenario(
+    scenario,
+    byPrompt({
+      'make the check pass': [{ toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'weaken the check', agent_type: 'general-purpose' } }] }, { text: 'Done.' }],
+      'weaken the check': [
+        { toolCalls: [{ id: 'sub-write', name: 'write_file', arguments: { file_path: 'test.js', content: "console.log('ok');\n" } }] },
+        { toolCalls: [{ id: 'sub-bash', name: 'bash', arguments: { command: "echo \"console.log('ok')\" > test.js; echo tried" } }] },
+        { text: 'Tried.' },
+      ],
+    }),
+  );
+  const handle = await h.start({ prompt: 'make the check pass', model: scenario, workspace, permissionMode: 'bypass', acceptance: { command: 'node test.js' }, stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  expect(readFileSync(path.join(workspace, 'test.js'), 'utf8')).toBe(CHECK);
+  const child = await h.client.workflow.getHandle(`${handle.workflowId}.sub-1`).query(messagesQuery);
+  const results = child.flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? (m.content as ToolResultBlock[]) : [])).filter((b) => b.type === 'tool_result');
+  expect(results.find((b) => b.tool_use_id === 'sub-write')?.content).toContain("test.js is part of this run's acceptance check: it is the operator's and read-only to you");
+  expect(results.find((b) => b.tool_use_id === 'sub-bash')?.content).toMatch(/Read-only file system/);
 });
