@@ -119,3 +119,17 @@ test('a 30-turn run over the Messages API: after turn 1 almost no input is bille
   console.log(`30 turns, turns 2-30: ${input} input tokens; uncached ${(share.uncached * 100).toFixed(1)}%, cache reads ${(share.read * 100).toFixed(1)}%, cache writes ${(share.written * 100).toFixed(1)}%; run cost $${used.costUsd.toFixed(4)} against $${uncachedCost.toFixed(4)} without the cache`);
   expect(share.uncached).toBeLessThanOrEqual(0.1);
 });
+
+test("a run's model settings in the Messages API's words: max_tokens, temperature without thinking, a thinking budget with it, and extraBody", async () => {
+  h.model.setScenario('claude-settings', () => ({ text: 'Done.' }));
+  const plain = await h.start({ ...anthropic, prompt: 'hi', model: 'claude-settings', modelSettings: { temperature: 0.3, maxOutputTokens: 900, extraBody: { top_k: 5 } } });
+  await plain.result();
+  const thinking = await h.start({ ...anthropic, prompt: 'think', model: 'claude-settings', modelSettings: { temperature: 0.3, maxOutputTokens: 4000, reasoningEffort: 'low' } });
+  await thinking.result();
+  const [first, second] = h.model.requestsFor('claude-settings').map((r) => r.raw);
+  expect(first).toMatchObject({ max_tokens: 900, temperature: 0.3, top_k: 5 });
+  expect(first.thinking).toBeUndefined();
+  // The API refuses a temperature beside thinking: the budget is taken, the temperature left out.
+  expect(second).toMatchObject({ max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2048 } });
+  expect(second.temperature).toBeUndefined();
+});
