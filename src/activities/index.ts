@@ -21,6 +21,7 @@ import { capCatalogErrors, capOutcomeError, withCappedErrors } from '../secrets/
 import { toolActivities } from './tools';
 import { workspaceChanges } from './tools/workspace-changes';
 import { attachMentions } from './tools/attach-mentions';
+import { readSourceFile } from './tools/read-source-file';
 import { userToolDescriptor, type ToolDefinition } from './tools/define-tool';
 import { userToolActivities } from './tools/user-tools';
 
@@ -80,6 +81,8 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
       attachments: found.attachments.map((a) => ({ ...a, path: r.redact(a.path), text: r.redact(a.text) })),
       skipped: found.skipped.map((s) => ({ path: r.redact(s.path), reason: r.redact(s.reason) })),
     })),
+    // Rewritten whole by a draft turn: text the redactor would change is not the file's, so it is not given at all.
+    readSourceFile: withRedaction(readSourceFile, redactor, (found, r) => ('text' in found && r.redact(found.text) !== found.text ? { skipped: 'holds a secret of the worker' } : found)),
     workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };

@@ -203,6 +203,13 @@ export const AgentRunInput = z.strictObject({
   /** `at`: `@path` and `@dir/` in the prompt and follow-ups attach the file (numbered) or a listing; `plain`: paths without `@` that exist too; `off`: none. */
   attachMentionedPaths: z.enum(['at', 'plain', 'off']).default('at'),
   attachments: AttachmentLimits.default({ maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 }),
+  /**
+   * The first turn drafts the one JavaScript or Python file the prompt attaches: the model is asked
+   * once, with no tools and no system prompt, for the finished file (the request it would get
+   * alone), and its code goes to the file through `write_file`, under the guard, before the tool
+   * loop goes on from there (src/workflows/draft-turn.ts).
+   */
+  draftFirst: z.boolean().default(false),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

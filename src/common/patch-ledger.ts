@@ -203,4 +203,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: "write_file and edit_file of a file the run's acceptance command names, run like any other write",
     state: 'active',
   },
+  {
+    id: 'draft-first',
+    shipped: '2026-12-04',
+    version: '0.4.0',
+    keeps: "a small-local run's first turn with its tools and system prompt, no draft of the attached file",
+    state: 'active',
+  },
 ];

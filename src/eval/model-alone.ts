@@ -4,17 +4,13 @@ import OpenAI from 'openai';
 import type { ProviderConfig } from '../connection/provider-config';
 import { MODEL_PROFILES, isProfileName } from '../common/profiles';
 import { findMentions } from '../loop/mentions';
-import { applyAnswer } from './apply-answer';
+import { applyAnswer, fileAnswerRequest, type NamedFile } from '../loop/code-answer';
 import type { EvalTask } from './suite';
 import { checkTrial, trialWorkspace, type TrialResult, type TrialSettings } from './trial';
 
 /** A named file larger than this is left out of the request (a small model's context is small). */
 const MAX_FILE_CHARS = 32_000;
 
-export interface NamedFile {
-  path: string;
-  text: string;
-}
 
 /** The files of the workspace the prompt names (as `small-local` attaches them: plain paths and `@path`), regular files only. */
 export function namedFiles(prompt: string, workspace: string): NamedFile[] {
@@ -29,17 +25,6 @@ export function namedFiles(prompt: string, workspace: string): NamedFile[] {
   return files;
 }
 
-const FENCE_LANGUAGE: Record<string, string> = { '.py': 'python', '.js': 'javascript', '.ts': 'typescript', '.json': 'json' };
-
-/** The one request of the baseline: the task's prompt, the files it names, and what to answer with. */
-export function modelAloneRequest(prompt: string, files: NamedFile[]): string {
-  const shown = files.map((file) => `${file.path}:\n\`\`\`${FENCE_LANGUAGE[path.extname(file.path)] ?? ''}\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}\`\`\``);
-  const ask = files.length
-    ? 'Reply with the finished code: each file you change, complete, in one fenced code block, with its path on the line before the block.'
-    : 'Answer in plain text.';
-  return [prompt, ...shown, ask].join('\n\n');
-}
-
 /** Sampling of the baseline's request: the eval's flags, else the profile's, as a trial's run takes them. */
 function sampling(settings: TrialSettings): { temperature?: number; max_tokens?: number } {
   const profile: { temperature?: number; maxOutputTokens?: number } = settings.profile !== undefined && isProfileName(settings.profile) ? MODEL_PROFILES[settings.profile].modelSettings : {};
@@ -50,7 +35,7 @@ function sampling(settings: TrialSettings): { temperature?: number; max_tokens?:
 
 /**
  * The model alone, the baseline the loop is measured against: one request per trial (no tools, no
- * system prompt), its code blocks applied to the files the prompt names (src/eval/apply-answer.ts),
+ * system prompt), its code blocks applied to the files the prompt names (src/loop/code-answer.ts),
  * then the task's own check, as a loop trial gets.
  */
 export async function runModelAlone(provider: ProviderConfig, task: EvalTask, trial: number, settings: TrialSettings): Promise<TrialResult> {
@@ -65,7 +50,7 @@ export async function runModelAlone(provider: ProviderConfig, task: EvalTask, tr
   const started = Date.now();
   let reply: string;
   try {
-    const response = await client.chat.completions.create({ model, messages: [{ role: 'user', content: modelAloneRequest(task.prompt, files) }], ...sampling(settings) });
+    const response = await client.chat.completions.create({ model, messages: [{ role: 'user', content: fileAnswerRequest(task.prompt, files) }], ...sampling(settings) });
     reply = response.choices[0]?.message.content ?? '';
     base.inputTokens = response.usage?.prompt_tokens ?? 0;
     base.outputTokens = response.usage?.completion_tokens ?? 0;

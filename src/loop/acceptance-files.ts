@@ -11,7 +11,8 @@ const SHELL_SEPARATORS = /[\s;&|()<>]+/;
 const TEST_NAME = /(?:^|[._-])(?:tests?|spec|check)(?:[._-]|$)/i;
 const TEST_FOLDER = /^(?:tests?|spec|__tests__)$/i;
 
-function looksLikeTest(file: string): boolean {
+/** Whether a workspace-relative path names a test by its name or folder. */
+export function looksLikeTest(file: string): boolean {
   const parts = file.split('/');
   return TEST_NAME.test(parts[parts.length - 1]!) || parts.slice(0, -1).some((part) => TEST_FOLDER.test(part));
 }

@@ -55,7 +55,7 @@ const localRunStart = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
-type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks' | 'readWorkspaceSettings' | 'readRunEnvironment';
+type RunStartRead = 'listMcpTools' | 'readProjectInstructions' | 'readHooks' | 'readWorkspaceSettings' | 'readRunEnvironment' | 'readSourceFile';
 type Read<K extends RunStartRead> = { executeWithOptions(options: object, args: Parameters<Activities[K]>): Promise<Awaited<ReturnType<Activities[K]>>> };
 
 /**
@@ -108,6 +108,12 @@ export const notifying = proxyActivities<Activities>({
 
 /** Reading the project's instructions at run start: a read, safe to repeat. */
 export const instructionReading = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/** Reading the file a draft turn rewrites: a read, safe to repeat. */
+export const sourceReading = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });

@@ -1,3 +1,4 @@
+import { draftTurn } from './draft-turn';
 import { allHandlersFinished, CancellationScope, condition, ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import { parseAgentRunInput, type AgentRunInput } from '../common/input';
 import type { JobFinished } from '../common/jobs';
@@ -130,7 +131,7 @@ class AgentRun {
     const compactedFrom = report.budget();
     const compacted = await model.compact();
     if (compacted) report.record(compacted, compactedFrom);
-    const response = await model.call();
+    const response = (await draftTurn({ config, state, offered: this.parts.offered, model, readOnly: this.parts.sandbox.readOnlyFiles ?? [] }, this.iteration)) ?? (await model.call());
     if ('kind' in response) return this.stopRun(response, before);
     response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
     if (!response.streamed && response.text) report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });

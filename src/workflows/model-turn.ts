@@ -104,6 +104,16 @@ export class ModelTurn {
     return response;
   }
 
+  /**
+   * A draft turn's request (src/workflows/draft-turn.ts): `request` as the one user message, no
+   * tools and no system prompt of the run's making, as the model would be asked alone.
+   */
+  async draft(request: string): Promise<LLMResponse | Stop> {
+    this.context.report.setPhase('calling_model');
+    this.context.report.publish({ type: 'model_call', step: this.iteration });
+    return this.modelCall([{ role: 'user', content: request }], [], false, `step ${this.iteration} · draft`);
+  }
+
   /** `model`: a role's own model (`models.compaction`) instead of the run's. */
   private async modelCall(messages: Message[], tools: string[], stream: boolean, purpose: string, anchor?: TokenAnchor, model?: string): Promise<LLMResponse | Stop> {
     const { config, state } = this.context;

@@ -18,3 +18,5 @@ export const LAZY_START_CHECKPOINT = 'lazy-start-checkpoint';
 export const SYNTAX_GATE = 'syntax-gate';
 /** A file tool's write of a file the acceptance command names refused (0.3.0: run like any write). */
 export const ACCEPTANCE_FILES_READ_ONLY = 'acceptance-files-read-only';
+/** A first turn that drafts the attached file (`draftFirst`, the `small-local` profile's) (0.3.0: a turn with tools from the start). */
+export const DRAFT_FIRST = 'draft-first';

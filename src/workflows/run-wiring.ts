@@ -47,6 +47,8 @@ export interface RunParts {
   limits: BudgetLimits;
   sandbox: SandboxRequest;
   turns: TurnCancel;
+  /** The tools the run offers the model. */
+  offered: ReadonlySet<string>;
 }
 
 /** The guard of a run: the permission check, and writes of settings and instruction files ask. */
@@ -98,5 +100,5 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const completion: CompletionContext = { config, state, board, report, hooks };
   setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel, answeredProvider: () => model.answeredProvider });
   const mentions: MentionContext = { config, state, report, policy, guard, offered };
-  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns };
+  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns, offered };
 }

@@ -43,15 +43,17 @@ describe('profiles', () => {
       attachMentionedPaths: 'plain',
       modelSettings: { temperature: 0.7, maxOutputTokens: 1024 },
       attachments: { maxFiles: 2, maxFileChars: 8_000, maxTotalChars: 12_000 },
+      draftFirst: true,
     });
+    expect(parseAgentRunInput({ prompt: 'x', profile: 'small-local', draftFirst: false })).toMatchObject({ config: { draftFirst: false } });
     // Its guidance goes to the system prompt before the input's own addition, which is kept.
     const appended = parseAgentRunInput({ prompt: 'x', profile: 'small-local', appendSystemPrompt: 'Be brief.' });
-    expect(appended.ok && appended.config.appendSystemPrompt).toMatch(/^To change a small file \(under about 80 lines\), call write_file with its whole new content instead of edit_file\. Before final_answer, run the code's own examples or tests .*\n\nBe brief\.$/s);
+    expect(appended.ok && appended.config.appendSystemPrompt).toMatch(/^To change a small file \(under about 80 lines\), call write_file with its whole new content instead of edit_file, keeping everything you do not change \(other functions, imports, module\.exports\) as it is\. Before final_answer, run the code's own examples or tests .*\n\nBe brief\.$/s);
   });
 
   test('without a profile the defaults are unchanged: text answers, @ mentions only, no model settings', () => {
     const parsed = parseAgentRunInput({ prompt: 'x' });
-    expect(parsed.ok && parsed.config).toMatchObject({ finalAnswer: 'text', attachMentionedPaths: 'at' });
+    expect(parsed.ok && parsed.config).toMatchObject({ finalAnswer: 'text', attachMentionedPaths: 'at', draftFirst: false });
     expect(parsed.ok && parsed.config.modelSettings).toBeUndefined();
     expect(withProfile({ prompt: 'x' })).toEqual({ prompt: 'x' });
   });

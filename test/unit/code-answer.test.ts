@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyAnswer, applyBlock, codeBlocks, topLevelFunctions } from '../../src/eval/apply-answer';
-import { modelAloneRequest } from '../../src/eval/model-alone';
+import { applyAnswer, applyBlock, codeBlocks, fileAnswerRequest, topLevelFunctions } from '../../src/loop/code-answer';
 
 /** The model-alone baseline's answer applied to the task's files: the functions a block defines, or the whole file. */
 const PY = `import math
@@ -62,7 +61,16 @@ test('top-level functions: a Python body ends at the next unindented line, decor
 });
 
 test('the request holds the prompt, each named file fenced under its path, and what to answer with', () => {
-  const text = modelAloneRequest('Complete f in a.py.', [{ path: 'a.py', text: 'def f():\n    raise NotImplementedError' }]);
+  const text = fileAnswerRequest('Complete f in a.py.', [{ path: 'a.py', text: 'def f():\n    raise NotImplementedError' }]);
   expect(text).toBe('Complete f in a.py.\n\na.py:\n```python\ndef f():\n    raise NotImplementedError\n```\n\nReply with the finished code: each file you change, complete, in one fenced code block, with its path on the line before the block.');
-  expect(modelAloneRequest('What port?', [])).toBe('What port?\n\nAnswer in plain text.');
+  expect(fileAnswerRequest('What port?', [])).toBe('What port?\n\nAnswer in plain text.');
+});
+
+test('hostile replies and files cost time linear in their size: unclosed fences, runs of backslashes in strings, long declarations', () => {
+  const fences = '```x\n'.repeat(50_000);
+  expect(codeBlocks(fences, ['a.js'])).toEqual([]);
+  const backslashes = `function f() {\n  return "${'\\'.repeat(100_000)}\n}\n`;
+  expect(topLevelFunctions(backslashes, 'javascript')).toHaveLength(1);
+  const declaration = `const${' '.repeat(200_000)}x\nfunction${' '.repeat(200_000)}(\n`;
+  expect(applyBlock('function f() {}\n', declaration, 'a.js')).toBe(declaration);
 });

@@ -1,8 +1,33 @@
 /**
- * The model-alone baseline's answer applied to the files a task names: each fenced code block goes
- * to one file, and replaces in it the functions the block defines (with the imports the block adds),
- * or the whole file when the block defines none of the file's functions. Pure text work.
+ * A model's code answer applied to the files it was shown: each fenced code block goes to one file,
+ * and replaces in it the functions the block defines (with the imports the block adds), or the
+ * whole file when the block defines none of the file's functions. Pure text work, linear in the
+ * reply and the files whatever they hold (the reply is the model's, the files the workspace's: no
+ * pattern here backtracks). The model-alone baseline of `bareagent eval` and a run's draft turn
+ * (src/workflows/draft-turn.ts) both ask with `fileAnswerRequest` and apply with `applyAnswer`.
  */
+
+export interface NamedFile {
+  path: string;
+  text: string;
+}
+
+const FENCE_LANGUAGE: Record<string, string> = { py: 'python', js: 'javascript', ts: 'typescript', json: 'json' };
+
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** The one request: the task's prompt, the files it names fenced under their paths, and what to answer with. */
+export function fileAnswerRequest(prompt: string, files: NamedFile[]): string {
+  const shown = files.map((file) => `${file.path}:\n\`\`\`${FENCE_LANGUAGE[extensionOf(file.path)] ?? ''}\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}\`\`\``);
+  const ask = files.length
+    ? 'Reply with the finished code: each file you change, complete, in one fenced code block, with its path on the line before the block.'
+    : 'Answer in plain text.';
+  return [prompt, ...shown, ask].join('\n\n');
+}
 
 export interface CodeBlock {
   /** The path the line before the fence names, when it names one of the task's files. */
@@ -10,15 +35,36 @@ export interface CodeBlock {
   code: string;
 }
 
-const FENCE = /^[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
+/** A fence line: three or more backticks or tildes, after at most some indentation. */
+function fenceOf(line: string): string | undefined {
+  const trimmed = line.replace(/^[ \t]*/, '');
+  const mark = trimmed[0];
+  if (mark !== '`' && mark !== '~') return undefined;
+  let length = 0;
+  while (trimmed[length] === mark) length++;
+  return length >= 3 ? trimmed.slice(0, length) : undefined;
+}
 
-/** The fenced code blocks of a reply, each with the file the text just before it names (if any of `paths`). */
+/** The fenced code blocks of a reply, each with the file the last non-blank line before it names (if any of `paths`). Read line by line: an unclosed fence ends nothing. */
 export function codeBlocks(reply: string, paths: string[]): CodeBlock[] {
   const blocks: CodeBlock[] = [];
-  for (const match of reply.matchAll(FENCE)) {
-    const before = reply.slice(Math.max(0, (match.index ?? 0) - 200), match.index ?? 0).split('\n').filter((line) => line.trim()).at(-1) ?? '';
-    const named = [...paths].sort((a, b) => b.length - a.length).find((p) => before.includes(p));
-    blocks.push({ code: match[2] ?? '', ...(named ? { path: named } : {}) });
+  const byLength = [...paths].sort((a, b) => b.length - a.length);
+  const lines = reply.split('\n');
+  let lastText = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = fenceOf(line);
+    if (fence === undefined) {
+      if (line.trim()) lastText = line;
+      continue;
+    }
+    let close = i + 1;
+    while (close < lines.length && !(fenceOf(lines[close]!) === fence && lines[close]!.trim() === fence)) close++;
+    if (close >= lines.length) break;
+    const named = byLength.find((p) => lastText.slice(-200).includes(p));
+    blocks.push({ code: lines.slice(i + 1, close).join('\n') + (close > i + 1 ? '\n' : ''), ...(named ? { path: named } : {}) });
+    lastText = '';
+    i = close;
   }
   return blocks;
 }
@@ -31,7 +77,7 @@ interface Definition {
 }
 
 const PY_DEF = /^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/;
-const JS_DEF = /^(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/;
+const JS_DEF = /^(?:export\s+)?(?:async\s+)?function\s*(?:\*\s*)?([A-Za-z_$][\w$]*)\s*\(/;
 
 /** Top-level functions of Python or JavaScript source, by line span (a Python body ends at the next unindented line). */
 export function topLevelFunctions(source: string, language: 'python' | 'javascript'): Definition[] {
@@ -62,7 +108,7 @@ function jsFunctionEnd(lines: string[], first: number): number {
   let depth = 0;
   let opened = false;
   for (let i = first; i < lines.length; i++) {
-    const code = (lines[i] ?? '').replace(/\/\/.*$/, '').replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '""');
+    const code = withoutStrings(lines[i] ?? '');
     for (const ch of code) {
       if (ch === '{') {
         depth++;
@@ -74,15 +120,34 @@ function jsFunctionEnd(lines: string[], first: number): number {
   return lines.length;
 }
 
+/** A line without its string literals and `//` comment, scanned once (a regular expression for this backtracked on backslashes). */
+function withoutStrings(line: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote !== undefined) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === '/' && line[i + 1] === '/') break;
+    if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else out += ch;
+  }
+  return out;
+}
+
 export function languageOf(path: string): 'python' | 'javascript' | undefined {
-  if (/\.py$/.test(path)) return 'python';
-  if (/\.(c|m)?js$/.test(path)) return 'javascript';
+  const extension = extensionOf(path);
+  if (extension === 'py') return 'python';
+  if (extension === 'js' || extension === 'cjs' || extension === 'mjs') return 'javascript';
   return undefined;
 }
 
 const IMPORT_LINE: Record<'python' | 'javascript', RegExp> = {
   python: /^(import\s+\S|from\s+\S+\s+import\s)/,
-  javascript: /^(const|let|var)\s+[^=]+=\s*require\(|^import\s/,
+  javascript: /^(?:const|let|var)\s[^=]*=\s*require\(|^import\s/,
 };
 
 /**
