@@ -11,6 +11,14 @@ export interface DraftConversation {
   attachments?: ReadonlyArray<{ path: string; kind: 'file' | 'listing'; truncated?: boolean }>;
 }
 
+const QUESTION_WORDS = /^(?:what|how|why|where|which|who|whom|whose|when|is|are|does|do|did|can|could|should|would|will|explain|describe|list|show|tell)\b/i;
+
+/** A prompt that asks rather than orders (a question mark at its end, a question word first): answered, never drafted, so that no file is rewritten for a question. */
+function isQuestion(prompt: string): boolean {
+  const text = prompt.trim();
+  return text.endsWith('?') || QUESTION_WORDS.test(text);
+}
+
 /** The files a draft shows and the one it writes. */
 export interface DraftPlan {
   /** The file the draft's code goes to. */
@@ -20,13 +28,14 @@ export interface DraftPlan {
 }
 
 /**
- * What a run's first turn drafts (`draftFirst`), if it does: the run's conversation is still its
+ * What a run's first turn drafts (`draftFirst`), if it does: the prompt asks for work, not an
+ * answer, and the run's conversation is still its
  * first message, whose attached files (whole, not cut) leave exactly one that is code, not a test
  * (by its name, or a test file the acceptance check names: `readOnly`), in a language whose
  * functions the draft can place (JavaScript, Python), and the run may write files.
  */
-export function draftPlan(draftFirst: boolean, conversation: DraftConversation, offered: ReadonlySet<string>, readOnly: readonly string[]): DraftPlan | undefined {
-  if (!draftFirst || !offered.has('write_file')) return undefined;
+export function draftPlan(draftFirst: boolean, prompt: string, conversation: DraftConversation, offered: ReadonlySet<string>, readOnly: readonly string[]): DraftPlan | undefined {
+  if (!draftFirst || !offered.has('write_file') || isQuestion(prompt)) return undefined;
   if (conversation.messages.length !== 1 || conversation.messages[0]?.role !== 'user') return undefined;
   const files = (conversation.attachments ?? []).filter((a) => a.kind === 'file');
   if (files.length === 0 || files.some((a) => a.truncated)) return undefined;

@@ -32,7 +32,7 @@ export interface DraftContext {
  * read whole, the call fails or the reply changes nothing.
  */
 export async function draftTurn({ config, state, offered, model, readOnly }: DraftContext, step: number): Promise<LLMResponse | Stop | undefined> {
-  const plan = draftPlan(config.draftFirst, state, offered, readOnly);
+  const plan = draftPlan(config.draftFirst, config.prompt, state, offered, readOnly);
   if (plan === undefined || !patched(DRAFT_FIRST)) return undefined;
   const where = { local: !config.toolTaskQueue, remote: sourceReading, toolTaskQueue: config.toolTaskQueue };
   const files: NamedFile[] = [];

@@ -70,13 +70,15 @@ test('a draft with no code for the file is an ordinary turn; a prompt that attac
   expect(toolNames(h.model.requestsFor('draft-off')[0]!.body)).toContain('final_answer');
 });
 
-test('the draft target is the one attached file of code that is not a test; with two, nothing is drafted', () => {
+test('the draft target is the one attached file of code that is not a test; with two, or for a question, nothing is drafted', () => {
   const first = (paths: string[]) => ({ messages: [{ role: 'user' }], attachments: paths.map((p) => ({ path: p, kind: 'file' as const })) });
   const tools = new Set(['write_file']);
-  expect(draftPlan(true, first(['solution.js', 'test.js']), tools, [])).toEqual({ target: 'solution.js', shown: ['solution.js', 'test.js'] });
-  expect(draftPlan(true, first(['a.py', 'tests/check.py', 'notes.md']), tools, [])).toEqual({ target: 'a.py', shown: ['a.py', 'tests/check.py', 'notes.md'] });
-  expect(draftPlan(true, first(['a.js', 'b.js']), tools, [])).toBeUndefined();
-  expect(draftPlan(true, first(['a.js', 'run.js']), tools, ['run.js'])).toEqual({ target: 'a.js', shown: ['a.js', 'run.js'] });
-  expect(draftPlan(true, first(['a.js']), new Set(['read_file']), [])).toBeUndefined();
-  expect(draftPlan(true, { ...first(['a.js']), attachments: [{ path: 'a.js', kind: 'file', truncated: true }] }, tools, [])).toBeUndefined();
+  expect(draftPlan(true, 'Complete f.', first(['solution.js', 'test.js']), tools, [])).toEqual({ target: 'solution.js', shown: ['solution.js', 'test.js'] });
+  expect(draftPlan(true, 'Complete f.', first(['a.py', 'tests/check.py', 'notes.md']), tools, [])).toEqual({ target: 'a.py', shown: ['a.py', 'tests/check.py', 'notes.md'] });
+  expect(draftPlan(true, 'Complete f.', first(['a.js', 'b.js']), tools, [])).toBeUndefined();
+  expect(draftPlan(true, 'Complete f.', first(['a.js', 'run.js']), tools, ['run.js'])).toEqual({ target: 'a.js', shown: ['a.js', 'run.js'] });
+  expect(draftPlan(true, 'Complete f.', first(['a.js']), new Set(['read_file']), [])).toBeUndefined();
+  // A question is answered, not drafted: no file is rewritten for it.
+  for (const question of ['What does a.js do?', 'explain a.js', 'How long is a.js']) expect(draftPlan(true, question, first(['a.js']), tools, [])).toBeUndefined();
+  expect(draftPlan(true, 'Complete f.', { ...first(['a.js']), attachments: [{ path: 'a.js', kind: 'file', truncated: true }] }, tools, [])).toBeUndefined();
 });
