@@ -34,6 +34,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         finalAnswer: 'text',
         attachMentionedPaths: 'at',
         attachments: { maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 },
+        draftFirst: false,
       },
     });
   });
@@ -68,6 +69,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       finalAnswer: 'tool',
       attachMentionedPaths: 'off',
       attachments: { maxFiles: 1, maxFileChars: 10, maxTotalChars: 20 },
+      draftFirst: true,
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });
