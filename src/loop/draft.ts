@@ -29,8 +29,7 @@ export interface DraftPlan {
 
 /**
  * What a run's first turn drafts (`draftFirst`), if it does: the prompt asks for work, not an
- * answer, and the run's conversation is still its
- * first message, whose attached files (whole, not cut) leave exactly one that is code, not a test
+ * answer, and the run's conversation is still its first message, whose attached files (whole, not cut) leave exactly one that is code, not a test
  * (by its name, or a test file the acceptance check names: `readOnly`), in a language whose
  * functions the draft can place (JavaScript, Python), and the run may write files.
  */

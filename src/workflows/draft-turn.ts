@@ -1,9 +1,8 @@
 import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { LLMResponse } from '../common/messages';
-import { fileAnswerRequest } from '../loop/code-answer';
+import { fileAnswerRequest, type NamedFile } from '../loop/code-answer';
 import { draftPlan, draftWrite } from '../loop/draft';
-import type { NamedFile } from '../loop/code-answer';
 import type { Stop } from '../loop/transitions';
 import { readAtRunStart, sourceReading } from './activity-proxies';
 import { attempt } from './failures';
@@ -22,13 +21,13 @@ export interface DraftContext {
 
 /**
  * A run's first turn under `draftFirst`: the model is asked for the finished file exactly as the
- * model alone is (`bareagent eval --baseline model-alone`: the prompt, the file fenced under its
- * path, "reply with the finished code"; no tools, no system prompt), and the turn's reply is its
- * text with one `write_file` of the file with that code placed in it. The write goes through the
+ * model alone is (`bareagent eval --baseline model-alone`: the prompt, the attached files fenced
+ * under their paths, "reply with the finished code"; no tools, no system prompt), and the turn's
+ * reply is its text with one `write_file` of the target with that code placed in it. The write goes through the
  * guard like any call (a human in `default` mode sees its whole content), and the loop goes on with
  * its tools: the model runs the examples, fixes, answers. So the loop starts from the code the
  * model writes alone instead of from what it writes while juggling tools, which for a 1.5B model
- * was worse (EVALS.md). Undefined, for an ordinary turn, when no draft is due, the file cannot be
+ * was worse (EVALS.md). Undefined, for an ordinary turn, when no draft is due, a file cannot be
  * read whole, the call fails or the reply changes nothing.
  */
 export async function draftTurn({ config, state, offered, model, readOnly }: DraftContext, step: number): Promise<LLMResponse | Stop | undefined> {
