@@ -42,6 +42,11 @@ interface Names {
   exported: Set<string>;
 }
 
+/** Whether a write of this file is checked for the names it drops (JavaScript, TypeScript, Python). */
+export function namesChecked(filePath: string): boolean {
+  return languageOf(filePath) !== undefined;
+}
+
 export function topLevelNames(filePath: string, text: string): Names | undefined {
   const language = languageOf(filePath);
   if (language === undefined) return undefined;

@@ -2,7 +2,7 @@ import { constants, openSync } from 'node:fs';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
 import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
-import { droppedNamesNote } from './dropped-names';
+import { droppedNamesNote, namesChecked } from './dropped-names';
 import { numberedRegion, withRegion } from './edited-region';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 import { WorkspaceFile } from './workspace-file';
@@ -17,7 +17,8 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   const opened = await openInWorkspace(root, args.file_path, 'write');
   let dropped: string | undefined;
   try {
-    const before = await previousContent(opened);
+    // Read only where it can matter: the same size (a write that changes nothing), or a file whose names are checked.
+    const before = opened.stats.size === content.length || namesChecked(args.file_path) ? await previousContent(opened) : undefined;
     // A small model that has just written a file often writes it again, as it was shown: say so
     // instead of showing it once more, which invites yet another copy.
     if (before !== undefined && before.length > 0 && before.equals(content)) {
