@@ -7,22 +7,16 @@
  * (src/workflows/draft-turn.ts) both ask with `fileAnswerRequest` and apply with `applyAnswer`.
  */
 
+import { sourceLanguageOf } from './source-language';
+
 export interface NamedFile {
   path: string;
   text: string;
 }
 
-const FENCE_LANGUAGE: Record<string, string> = { py: 'python', js: 'javascript', ts: 'typescript', json: 'json' };
-
-function extensionOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-}
-
 /** The one request: the task's prompt, the files it names fenced under their paths, and what to answer with. */
 export function fileAnswerRequest(prompt: string, files: NamedFile[]): string {
-  const shown = files.map((file) => `${file.path}:\n\`\`\`${FENCE_LANGUAGE[extensionOf(file.path)] ?? ''}\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}\`\`\``);
+  const shown = files.map((file) => `${file.path}:\n\`\`\`${sourceLanguageOf(file.path) ?? ''}\n${file.text}${file.text.endsWith('\n') ? '' : '\n'}\`\`\``);
   const ask = files.length
     ? 'Reply with the finished code: each file you change, complete, in one fenced code block, with its path on the line before the block.'
     : 'Answer in plain text.';
@@ -138,11 +132,10 @@ function withoutStrings(line: string): string {
   return out;
 }
 
+/** The languages whose top-level functions an answer replaces one by one; any other file is written whole. */
 export function languageOf(path: string): 'python' | 'javascript' | undefined {
-  const extension = extensionOf(path);
-  if (extension === 'py') return 'python';
-  if (extension === 'js' || extension === 'cjs' || extension === 'mjs') return 'javascript';
-  return undefined;
+  const language = sourceLanguageOf(path);
+  return language === 'python' || language === 'javascript' ? language : undefined;
 }
 
 const IMPORT_LINE: Record<'python' | 'javascript', RegExp> = {

@@ -4,6 +4,7 @@
  * still parse without running them. Pure text work; the command runs in the run's sandbox.
  */
 import type { Message } from '../common/messages';
+import { sourceLanguageOf } from './source-language';
 import { canonicalPath } from './workspace-path';
 
 /** A gate that keeps refusing is not kept for ever: after this many refusals the run stops. */
@@ -11,13 +12,12 @@ export const MAX_SYNTAX_REFUSALS = 3;
 /** At most this many files a check: a run that rewrote a tree gets its latest ones checked. */
 const MAX_FILES = 20;
 
+/** The languages checked without running anything: `python3 -m py_compile`, `node --check`, and a JSON parse. */
 type Language = 'python' | 'javascript' | 'json';
 
 function languageOf(path: string): Language | undefined {
-  if (/\.py$/i.test(path)) return 'python';
-  if (/\.(c|m)?js$/i.test(path)) return 'javascript';
-  if (/\.json$/i.test(path)) return 'json';
-  return undefined;
+  const language = sourceLanguageOf(path);
+  return language === 'python' || language === 'javascript' || language === 'json' ? language : undefined;
 }
 
 /** The workspace files (canonical paths) of the languages above that a write_file or edit_file of the conversation changed. */

@@ -5,6 +5,8 @@
  * linear in its size). Enough to notice the commonest slip of a small model's whole-file write:
  * the function alone, its `module.exports` or a sibling function gone.
  */
+import { sourceLanguageOf } from '../../loop/source-language';
+
 const JS_DEFINITION = /^(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\s*(?:\*\s*)?|class\s+|const\s+|let\s+|var\s+)([A-Za-z_$][\w$]*)/;
 const JS_EXPORT_PROPERTY = /^(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=/;
 const JS_EXPORT_OBJECT = /^module\.exports\s*=\s*\{/;
@@ -21,10 +23,9 @@ const MAX_EXPORT_OBJECTS = 16;
 type Language = 'js' | 'py';
 
 function languageOf(filePath: string): Language | undefined {
-  const extension = filePath.slice(filePath.lastIndexOf('.') + 1).toLowerCase();
-  if (['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx'].includes(extension)) return 'js';
-  if (extension === 'py') return 'py';
-  return undefined;
+  const language = sourceLanguageOf(filePath);
+  if (language === 'python') return 'py';
+  return language === 'javascript' || language === 'jsx' || language === 'typescript' ? 'js' : undefined;
 }
 
 /** Each item's leading name of `{ a, b: c, d }` (the keys: what a `require` of the file sees). */
