@@ -1,6 +1,6 @@
-import os from 'node:os';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { connectionOptions } from '../connection/connection-options';
+import { workerIdentity } from '../connection/worker-identity';
 import type { ConnectionConfig } from '../connection/config';
 import type { ProviderConfig } from '../connection/provider-config';
 import { dataConverterFromEnv } from '../codec/data-converter';
@@ -37,7 +37,7 @@ export async function startLocalWorker(
     namespace: config.namespace,
     taskQueue,
     provider,
-    identity: `${IN_PROCESS_WORKER_PREFIX}${process.pid}@${os.hostname()}`,
+    identity: workerIdentity(IN_PROCESS_WORKER_PREFIX),
     ...(dataConverter ? { dataConverter } : {}),
     ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
     ...(!versioned ? { workflowBundle: workflowBundle ?? { codePath: await cachedWorkflowBundle() } } : {}),

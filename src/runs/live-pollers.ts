@@ -1,5 +1,5 @@
-import os from 'node:os';
 import type { Client } from '@temporalio/client';
+import { workerExited } from '../connection/worker-identity';
 
 /** Enough of a `PollerInfo` from `describeTaskQueue` to judge it (protobuf Timestamp, Long seconds). */
 export interface PollerSeen {
@@ -49,14 +49,7 @@ export async function hasLiveWorker(client: Client, namespace: string, taskQueue
   return (response.pollers ?? []).some((poller) => isLivePoller(poller, now, { localPidGone }));
 }
 
-/** For the SDK's default identity `pid@host`: true when that host is this one and the process is gone. */
+/** A listed worker of this machine whose process has exited (src/connection/worker-identity.ts). */
 function localPidGone(identity: string): boolean {
-  const match = /^(\d+)@(.+)$/.exec(identity);
-  if (!match || match[2] !== os.hostname()) return false;
-  try {
-    process.kill(Number(match[1]), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return workerExited(identity, { sure: false });
 }

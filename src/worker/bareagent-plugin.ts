@@ -1,8 +1,10 @@
-import type { BundleOptions, BundlerPlugin, ReplayWorkerOptions, Worker, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
+import { Runtime, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
 import { userToolDescriptor, type ToolDefinition } from '../activities/tools/define-tool';
 import { providerConfigFromEnv, type ProviderConfig } from '../connection/provider-config';
+import { workerIdentity } from '../connection/worker-identity';
+import { failOrphanedAttempts } from './orphaned-attempts';
 import type { Tracing } from './tracing';
 import { tracingSinks } from './tracing-sinks';
 import { checkToolActivities } from './tool-activity-check';
@@ -71,6 +73,8 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
     return {
       ...options,
+      // Names this machine's pid space, so that the next worker here can tell this one has exited.
+      identity: options.identity ?? workerIdentity(),
       activities: { ...own, ...activities },
       dataConverter: { ...options.dataConverter, payloadConverterPath: payloadConverterPath() },
       interceptors: {
@@ -109,12 +113,25 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
     };
   }
 
-  /** The MCP servers the worker started end with it. */
+  /** While the worker starts, the attempts an exited worker of this machine held are failed, so their runs go on now; the MCP servers the worker started end with it. */
   async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    const reaping = worker.connection ? this.failOrphans(worker) : undefined;
     try {
       await next(worker);
     } finally {
+      await reaping;
       await this.mcp.closeAll();
+    }
+  }
+
+  private async failOrphans(worker: Worker): Promise<void> {
+    const { namespace, taskQueue, identity } = worker.options;
+    const logger = Runtime.instance().logger;
+    try {
+      const failed = await failOrphanedAttempts(worker.connection!.workflowService, { namespace, taskQueue, identity });
+      for (const attempt of failed) logger.info(`Failed ${attempt.activityType} of ${attempt.workflowId}: its worker ${attempt.workerIdentity} exited`, { workflowId: attempt.workflowId });
+    } catch (err) {
+      logger.warn(`Could not look for the attempts of exited workers: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }
