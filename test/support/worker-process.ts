@@ -37,7 +37,8 @@ export class WorkerProcess {
 
   /** SIGKILL: no shutdown, no cleanup; in-flight activities are lost to the server's timeouts. */
   async kill(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    // A killed child has a signalCode and no exitCode: killing it twice must not wait for a second exit.
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
     this.child.kill('SIGKILL');
     await exited;
