@@ -146,7 +146,8 @@ const IMPORT_LINE: Record<'python' | 'javascript', RegExp> = {
 /**
  * The file after one code block of the answer: the block's functions that the file defines replace
  * the file's (and the block's imports the file lacks go on top); a block that defines none of the
- * file's functions, or a file of another language, is the whole new file.
+ * file's functions but adds functions it uses them beside is merged in (`addedFunctions`); any other
+ * block, or a file of another language, is the whole new file.
  */
 export function applyBlock(original: string, block: string, path: string): string {
   const language = languageOf(path);
@@ -154,17 +155,60 @@ export function applyBlock(original: string, block: string, path: string): strin
   if (!language) return code;
   const ours = topLevelFunctions(original, language);
   const theirs = topLevelFunctions(code, language).filter((def) => ours.some((o) => o.name === def.name));
-  if (theirs.length === 0) return code;
   const blockLines = code.split('\n');
-  const lines = original.split('\n');
-  // From the bottom up, so earlier spans keep their line numbers.
-  for (const def of [...ours].sort((a, b) => b.start - a.start)) {
-    const replacement = theirs.find((t) => t.name === def.name);
-    if (!replacement) continue;
-    lines.splice(def.start, def.end - def.start, ...blockLines.slice(replacement.start, replacement.end));
+  let lines: string[];
+  if (theirs.length === 0) {
+    const merged = addedFunctions(original, blockLines, language, ours);
+    if (!merged) return code;
+    lines = merged;
+  } else {
+    lines = original.split('\n');
+    // From the bottom up, so earlier spans keep their line numbers.
+    for (const def of [...ours].sort((a, b) => b.start - a.start)) {
+      const replacement = theirs.find((t) => t.name === def.name);
+      if (!replacement) continue;
+      lines.splice(def.start, def.end - def.start, ...blockLines.slice(replacement.start, replacement.end));
+    }
   }
   const imports = blockLines.filter((line) => IMPORT_LINE[language].test(line) && !lines.includes(line));
   return [...imports, ...lines].join('\n');
+}
+
+/** A block that defines none of the file's functions is searched for this many of their names at most (one scan of the block each). */
+const MAX_NAMES_LOOKED_FOR = 200;
+/** A `module.exports` statement on one line: `module.exports = { a, b };` or `module.exports = a;`. */
+const ONE_LINE_EXPORTS = /^module\.exports\s*=\s*(?:\{[^{}]*\}|[A-Za-z_$][\w$]*)\s*;?\s*$/;
+
+/** Whether `name` occurs in `text` as a whole identifier (indexOf, no pattern built from the name). */
+function mentions(text: string, name: string): boolean {
+  const partOfName = (ch: string | undefined) => ch !== undefined && /[\w$]/.test(ch);
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!partOfName(text[at - 1]) && !partOfName(text[at + name.length])) return true;
+  }
+  return false;
+}
+
+/**
+ * A block that adds functions and still uses a function of the file that it does not define (`module.exports = { add, multiply }` below a new `multiply`) cannot be the whole file: as
+ * one it would leave `add` undefined. Its functions go after the file's last function, and its
+ * one-line `module.exports` takes the place of the file's (or ends a file that has none). Undefined
+ * when the block is not such an addition.
+ */
+function addedFunctions(original: string, blockLines: string[], language: 'python' | 'javascript', ours: Definition[]): string[] | undefined {
+  const block = blockLines.join('\n');
+  const added = topLevelFunctions(block, language);
+  if (added.length === 0 || ours.length === 0 || ours.length > MAX_NAMES_LOOKED_FOR) return undefined;
+  if (!ours.some((def) => mentions(block, def.name))) return undefined;
+  const lines = original.split('\n');
+  const after = Math.max(...ours.map((def) => def.end));
+  const merged = [...lines.slice(0, after), ...added.flatMap((def) => ['', ...blockLines.slice(def.start, def.end)]), ...lines.slice(after)];
+  if (language === 'javascript') {
+    const exported = blockLines.find((line) => ONE_LINE_EXPORTS.test(line));
+    const at = merged.findIndex((line, i) => i >= after && ONE_LINE_EXPORTS.test(line));
+    if (exported !== undefined && at >= 0) merged[at] = exported;
+    else if (exported !== undefined && !merged.some((line) => line.startsWith('module.exports'))) merged.splice(merged.at(-1) === '' ? merged.length - 1 : merged.length, 0, '', exported);
+  }
+  return merged;
 }
 
 /**

@@ -73,4 +73,26 @@ test('hostile replies and files cost time linear in their size: unclosed fences,
   expect(topLevelFunctions(backslashes, 'javascript')).toHaveLength(1);
   const declaration = `const${' '.repeat(200_000)}x\nfunction${' '.repeat(200_000)}(\n`;
   expect(applyBlock('function f() {}\n', declaration, 'a.js')).toBe(declaration);
+  // A file of many functions against a long block naming one of them over and over (the merge's name search).
+  const many = Array.from({ length: 200 }, (_, i) => `function f${i}() {}\n`).join('');
+  const calls = `function g() {\n${'f1x f1 '.repeat(20_000)}\n}\nmodule.exports = { f199, g };\n`;
+  expect(applyBlock(many, calls, 'a.js')).toContain('module.exports = { f199, g };');
+});
+
+test('a block that adds a function and still uses one of the file\'s is merged in, not taken for the whole file', () => {
+  const math = readFileSync(path.join(__dirname, '../../evals/coding/add-multiply/workspace/src/math.js'), 'utf8');
+  // This model's whole answer to "Add a function multiply(a, b) ... and export it next to add" (EVALS.md).
+  const reply = '```javascript\nfunction multiply(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add, multiply };\n```';
+  const out = applyAnswer(reply, [{ path: 'src/math.js', text: math }]).get('src/math.js') ?? '';
+  const mod = { exports: {} as { add?: (a: number, b: number) => number; multiply?: (a: number, b: number) => number } };
+  new Function('module', out)(mod);
+  expect(mod.exports.add?.(2, 3)).toBe(5);
+  expect(mod.exports.multiply?.(6, 7)).toBe(42);
+  expect(out.match(/module\.exports/g)).toHaveLength(1);
+
+  // Python: the new function goes after the file's, which the block's code calls.
+  const py = 'def add(a, b):\n    return a + b\n\n\nprint(add(1, 2))\n';
+  expect(applyBlock(py, 'def twice(a):\n    return add(a, a)\n', 'm.py')).toBe('def add(a, b):\n    return a + b\n\ndef twice(a):\n    return add(a, a)\n\n\nprint(add(1, 2))\n');
+  // A block that names none of the file's functions is still the whole file.
+  expect(applyBlock(py, 'def twice(a):\n    return a + a\n', 'm.py')).toBe('def twice(a):\n    return a + a\n');
 });
