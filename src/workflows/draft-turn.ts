@@ -45,5 +45,7 @@ export async function draftTurn({ config, state, offered, model, readOnly }: Dra
   const response = called.value;
   if ('kind' in response) return response; // the budget cannot pay for the call
   const write = draftWrite(response.text, files, plan.target, `draft-${step}`);
-  return write ? { ...response, toolCalls: [write] } : undefined;
+  // Only the write goes on in the conversation: the reply's other blocks (a test file echoed back)
+  // were read by the model as work left to do, and it tried to write them (EVALS.md).
+  return write ? { ...response, text: '', toolCalls: [write] } : undefined;
 }

@@ -17,7 +17,7 @@ afterAll(() => h.close());
 const STUB = "/** Twice x. @example double(2) // 4 */\nfunction double(x) {\n  throw new Error('not implemented');\n}\n\nmodule.exports = { double };\n";
 const TEST = "const assert = require('node:assert');\nassert.strictEqual(require('./solution.js').double(2), 4);\nconsole.log('ok');\n";
 const PROMPT = 'Complete the function double in solution.js. Its examples run with node test.js.';
-const DRAFT = 'Here it is:\n```javascript\nfunction double(x) {\n  return x * 2;\n}\n```\n';
+const DRAFT = 'Here it is:\n```javascript\nfunction double(x) {\n  return x * 2;\n}\n```\ntest.js:\n```javascript\nconsole.log(1);\n```\n';
 const answer = { toolCalls: [{ id: 'f1', name: 'final_answer', arguments: { answer: 'Done.' } }] };
 const toolNames = (body: { tools?: Array<{ function: { name: string } }> }) => (body.tools ?? []).map((t) => t.function.name);
 
@@ -33,10 +33,10 @@ test('the first request is the model-alone request (the test shown, never writte
   expect(toolNames(next!.body)).toEqual(expect.arrayContaining(['write_file', 'bash', 'final_answer']));
   const written = readFileSync(path.join(workspace, 'solution.js'), 'utf8');
   expect(written).toBe("/** Twice x. @example double(2) // 4 */\nfunction double(x) {\n  return x * 2;\n}\n\nmodule.exports = { double };\n");
-  // The conversation the loop goes on with: the prompt with its attachment, the draft's text and its write, the write's result.
+  // The conversation the loop goes on with: the prompt with its attachment, the draft's write (not its
+  // text, whose echo of test.js a small model took for work to do), the write's result.
   const messages = await handle.query(messagesQuery);
   expect(messages[1]?.content).toEqual([
-    { type: 'text', text: DRAFT },
     { type: 'tool_use', id: 'draft-1', name: 'write_file', input: { file_path: 'solution.js', content: written } },
   ]);
   expect(JSON.stringify(messages[2]?.content)).toContain('Wrote ');
