@@ -2,9 +2,10 @@
  * One model call whose worker is SIGKILLed while the call is in flight, again and again (a
  * rolling deploy, a crash loop): lost workers are not provider failures, so the call is retried
  * as often as it takes, one attempt at a time, while provider errors keep their own four attempts.
- * Figures go to artifacts/model-call-kills-report.json. Each kill costs the model call's 10 s
- * heartbeat timeout plus the short lost-worker backoff (at most 5 s): about 16 s, more when a
- * worker's start is slow (measured 15-46 s a kill on a loaded 2-core machine; 875 s for the file).
+ * Figures go to artifacts/model-call-kills-report.json. Each kill costs the replacement worker's
+ * start plus the short lost-worker backoff (at most 5 s): the new worker fails the dead one's
+ * attempt as it starts (src/worker/orphaned-attempts.ts), so the 10 s heartbeat timeout is not
+ * waited for.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
