@@ -3,9 +3,9 @@
  * `npm run worker` builds it), its default input (streaming, checkpoints on), against the same
  * Temporal dev server configuration as the embedded one. Every model call and tool call is an
  * activity (or a local activity) recorded in the workflow's history; a killed worker's run goes on
- * on the next worker from that history.
+ * on the next worker from that history. The worker keeps its default identity, as a user's would:
+ * with it the next worker fails the killed one's model call at once (src/worker/orphaned-attempts.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createBareAgentWorker } from '../../../src/worker/create-worker';
@@ -31,7 +31,6 @@ async function main(): Promise<void> {
     connection: native,
     namespace: 'default',
     taskQueue: TASK_QUEUE,
-    identity: `peers-bareagent-${randomUUID().slice(0, 6)}`,
     provider: { baseURL: env.modelUrl, requestTimeoutMs: 30_000 },
   });
   const running = worker.run();
