@@ -1,23 +1,24 @@
 /**
  * When a worker starts: the activity attempts that a worker of this machine held when its process
  * died (a crash, a kill, a deploy that did not drain) are failed at once, so the runs go on now,
- * not when each attempt's heartbeat timeout passes (10 s for a model call, 20 s for a command).
- * The failure is the one that timeout would have given: a model call is tried again (the provider
- * is asked once more, as after any lost worker), a command that may have run is reported lost to
- * the model (src/workflows/activity-proxies.ts). Only attempts whose worker is surely gone are
- * touched: its identity names this machine's boot and pid namespace and a pid that no longer
- * exists (src/connection/worker-identity.ts). Anything else waits for its timeout as before.
+ * not when each attempt's heartbeat timeout passes (10 s for a model call). Only the activities
+ * that are run again after a lost worker anyway are failed this way, with the same outcome the
+ * timeout would give: the model call (asked again, as after any lost worker) and the workspace
+ * checkpoints (idempotent). A command, an edit or an MCP call that may have run keeps its timeout,
+ * whose failure the loop reports to the model as "may have run" (src/workflows/may-have-run.ts).
+ * Only attempts whose worker is surely gone are touched: its identity names this machine's boot
+ * and pid namespace and a pid that no longer exists (src/connection/worker-identity.ts).
  *
  * What the server says here is not the agent's to write: identities come from the workers that
- * polled, and only runs of this package's workflow types on this task queue are looked at, so a
- * workflow of the user's whose activity completes asynchronously is never failed by this.
+ * polled, and only `agentRun` runs on this task queue are looked at, so a workflow of the user's
+ * whose activity completes asynchronously is never failed by this.
  */
 import type { WorkflowService } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { workerExited } from '../connection/worker-identity';
 
-/** The workflow types whose activities this package runs (src/workflows/index.ts). */
-const OWN_WORKFLOW_TYPES = ['agentRun', 'backgroundJob'];
+/** The activities of an `agentRun` that are run again after a lost worker whatever happened (src/workflows/activity-proxies.ts). */
+const RUN_AGAIN_AFTER_LOSS = new Set(['callModel', 'checkpointWorkspace', 'restoreWorkspace']);
 /** At most this many open runs are looked at on a start: the rest wait for their timeouts. */
 const MAX_RUNS = 2_000;
 const PAGE_SIZE = 200;
@@ -40,8 +41,7 @@ export async function failOrphanedAttempts(
 ): Promise<OrphanedAttempt[]> {
   // A task queue name is the operator's, but it goes into a query: one that would need escaping is skipped.
   if (!/^[\w.:/@-]+$/.test(options.taskQueue)) return [];
-  const types = OWN_WORKFLOW_TYPES.map((type) => `'${type}'`).join(', ');
-  const query = `TaskQueue = '${options.taskQueue}' AND ExecutionStatus = 'Running' AND WorkflowType IN (${types})`;
+  const query = `TaskQueue = '${options.taskQueue}' AND ExecutionStatus = 'Running' AND WorkflowType = 'agentRun'`;
   const runs: Array<{ workflowId: string; runId: string }> = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -68,7 +68,10 @@ async function failRunOrphans(
 ): Promise<OrphanedAttempt[]> {
   const described = await service.describeWorkflowExecution({ namespace: options.namespace, execution });
   const orphans = (described.pendingActivities ?? []).filter(
-    (activity) => activity.state === STARTED && !!activity.lastWorkerIdentity && activity.lastWorkerIdentity !== options.identity && workerExited(activity.lastWorkerIdentity, { sure: true }),
+    (activity) =>
+      activity.state === STARTED &&
+      RUN_AGAIN_AFTER_LOSS.has(activity.activityType?.name ?? '') &&
+      !!activity.lastWorkerIdentity && activity.lastWorkerIdentity !== options.identity && workerExited(activity.lastWorkerIdentity, { sure: true }),
   );
   const failed: OrphanedAttempt[] = [];
   for (const activity of orphans) {
