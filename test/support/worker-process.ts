@@ -29,7 +29,10 @@ export class WorkerProcess {
     const deadline = Date.now() + 60_000;
     while (!output.text.includes('Worker polling')) {
       if (child.exitCode !== null) throw new Error(`worker exited early:\n${output.text}`);
-      if (Date.now() > deadline) throw new Error(`worker did not start:\n${output.text}`);
+      if (Date.now() > deadline) {
+        await worker.kill(); // not left polling behind a failed test
+        throw new Error(`worker did not start:\n${output.text}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     return worker;
