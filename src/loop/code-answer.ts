@@ -189,8 +189,9 @@ function mentions(text: string, name: string): boolean {
 }
 
 /**
- * A block that adds functions and still uses a function of the file that it does not define (`module.exports = { add, multiply }` below a new `multiply`) cannot be the whole file: as
- * one it would leave `add` undefined. Its functions go after the file's last function, and its
+ * A block that adds functions and still uses a function of the file that it does not define
+ * (`module.exports = { add, multiply }` below a new `multiply`) cannot be the whole file: as one it
+ * would leave `add` undefined. Its functions go after the file's last function, and its
  * one-line `module.exports` takes the place of the file's (or ends a file that has none). Undefined
  * when the block is not such an addition.
  */
