@@ -1,3 +1,4 @@
+import type { WorkflowService } from '@temporalio/client';
 import { Runtime, type BundleOptions, type BundlerPlugin, type ReplayWorkerOptions, type Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { McpConnections } from '../activities/mcp/connections';
@@ -115,7 +116,8 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
 
   /** While the worker starts, the attempts an exited worker of this machine held are failed, so their runs go on now; the MCP servers the worker started end with it. */
   async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
-    const reaping = worker.connection ? this.failOrphans(worker) : undefined;
+    const connection = worker.connection;
+    const reaping = connection ? this.failOrphans(connection.workflowService, worker.options) : undefined;
     try {
       await next(worker);
     } finally {
@@ -124,11 +126,10 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
     }
   }
 
-  private async failOrphans(worker: Worker): Promise<void> {
-    const { namespace, taskQueue, identity } = worker.options;
+  private async failOrphans(service: WorkflowService, { namespace, taskQueue, identity }: Worker['options']): Promise<void> {
     const logger = Runtime.instance().logger;
     try {
-      const failed = await failOrphanedAttempts(worker.connection!.workflowService, { namespace, taskQueue, identity });
+      const failed = await failOrphanedAttempts(service, { namespace, taskQueue, identity });
       for (const attempt of failed) logger.info(`Failed ${attempt.activityType} of ${attempt.workflowId}: its worker ${attempt.workerIdentity} exited`, { workflowId: attempt.workflowId });
     } catch (err) {
       logger.warn(`Could not look for the attempts of exited workers: ${err instanceof Error ? err.message : String(err)}`);

@@ -54,10 +54,10 @@ export async function failOrphanedAttempts(
 
   const failed: OrphanedAttempt[] = [];
   const next = runs.slice(0, MAX_RUNS);
-  const worker = async () => {
+  const describeInTurn = async () => {
     for (let run = next.shift(); run; run = next.shift()) failed.push(...(await failRunOrphans(service, options, run)));
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: CONCURRENCY }, describeInTurn));
   return failed;
 }
 
