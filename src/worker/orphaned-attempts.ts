@@ -13,7 +13,7 @@
  * polled, and only `agentRun` runs on this task queue are looked at, so a workflow of the user's
  * whose activity completes asynchronously is never failed by this.
  */
-import type { WorkflowService } from '@temporalio/client';
+import { isGrpcServiceError, type WorkflowService } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { workerExited } from '../connection/worker-identity';
 
@@ -24,6 +24,15 @@ const MAX_RUNS = 2_000;
 const PAGE_SIZE = 200;
 /** Describe calls in flight at once: a start with many parked runs costs the server little at a time. */
 const CONCURRENCY = 4;
+
+/** Set while a run waits for an approval or an answer (src/workflows/human-channel.ts). */
+const WAITING = 'BareAgentWaitingForHuman';
+
+/** gRPC's code for a query naming an attribute the namespace does not have. */
+const INVALID_ARGUMENT = 3;
+
+/** The least delay the server takes as one of its own (a zero duration means "none given"). */
+const RETRY_NOW = { nanos: 1_000_000 };
 
 const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
 
@@ -39,26 +48,50 @@ export async function failOrphanedAttempts(
   service: WorkflowService,
   options: { namespace: string; taskQueue: string; identity: string },
 ): Promise<OrphanedAttempt[]> {
+  const runs = await openRunsToCheck(service, options);
+  const failed: OrphanedAttempt[] = [];
+  const describeInTurn = async () => {
+    for (let run = runs.shift(); run; run = runs.shift()) failed.push(...(await failRunOrphans(service, options, run)));
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, describeInTurn));
+  return failed;
+}
+
+/**
+ * The open `agentRun` runs of the task queue that may hold an attempt, at most `MAX_RUNS`. A run
+ * parked on a human holds none (it waits in the workflow, not in an activity), so it is not
+ * described: a queue with a thousand runs awaiting approval costs a start one list call, not a
+ * thousand describes. A run that never set the attribute (not yet at its first task) is kept:
+ * SQL visibility reads `!= true` as unknown for it, hence the `IS NULL`. Where the namespace does
+ * not know the attribute (a server whose operator did not register BareAgent's attributes), every
+ * open run is looked at, as before the filter.
+ */
+export async function openRunsToCheck(
+  service: WorkflowService,
+  options: { namespace: string; taskQueue: string },
+): Promise<Array<{ workflowId: string; runId: string }>> {
   // A task queue name is the operator's, but it goes into a query: one that would need escaping is skipped.
   if (!/^[\w.:/@-]+$/.test(options.taskQueue)) return [];
-  const query = `TaskQueue = '${options.taskQueue}' AND ExecutionStatus = 'Running' AND WorkflowType = 'agentRun'`;
+  const open = `TaskQueue = '${options.taskQueue}' AND ExecutionStatus = 'Running' AND WorkflowType = 'agentRun'`;
+  try {
+    return await listRuns(service, options.namespace, `${open} AND (${WAITING} IS NULL OR ${WAITING} = false)`);
+  } catch (err) {
+    if (!isGrpcServiceError(err) || err.code !== INVALID_ARGUMENT) throw err;
+    return listRuns(service, options.namespace, open);
+  }
+}
+
+async function listRuns(service: WorkflowService, namespace: string, query: string): Promise<Array<{ workflowId: string; runId: string }>> {
   const runs: Array<{ workflowId: string; runId: string }> = [];
   let nextPageToken: Uint8Array | undefined;
   do {
-    const page = await service.listWorkflowExecutions({ namespace: options.namespace, query, pageSize: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) });
+    const page = await service.listWorkflowExecutions({ namespace, query, pageSize: PAGE_SIZE, ...(nextPageToken ? { nextPageToken } : {}) });
     for (const run of page.executions ?? []) {
       if (run.execution?.workflowId && run.execution.runId) runs.push({ workflowId: run.execution.workflowId, runId: run.execution.runId });
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken && runs.length < MAX_RUNS);
-
-  const failed: OrphanedAttempt[] = [];
-  const next = runs.slice(0, MAX_RUNS);
-  const describeInTurn = async () => {
-    for (let run = next.shift(); run; run = next.shift()) failed.push(...(await failRunOrphans(service, options, run)));
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, describeInTurn));
-  return failed;
+  return runs.slice(0, MAX_RUNS);
 }
 
 async function failRunOrphans(
@@ -86,7 +119,9 @@ async function failRunOrphans(
         failure: {
           message: `the worker running this attempt (${workerIdentity}) exited`,
           source: 'bareagent',
-          applicationFailureInfo: { type: 'WorkerExited', nonRetryable: false },
+          // A first loss is retried now rather than after the policy's first interval; a run whose
+          // attempts keep losing their workers keeps the policy's growing backoff.
+          applicationFailureInfo: { type: 'WorkerExited', nonRetryable: false, ...((activity.attempt ?? 1) <= 1 ? { nextRetryDelay: RETRY_NOW } : {}) },
         },
       });
       failed.push({ workflowId: execution.workflowId, activityId: activity.activityId ?? '', activityType: activity.activityType?.name ?? '', workerIdentity });

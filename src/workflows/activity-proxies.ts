@@ -7,8 +7,10 @@ import type { Activities } from '../activities';
  * The activity counts its own provider failures across attempts and makes the fourth final
  * (src/activities/model/provider-attempts.ts), with its own backoff or the provider's
  * `retry-after`. This policy's interval is only for lost workers: the heartbeat timeout has
- * already waited 10 s, so the backoff stays short (1, 2, 4, then 5 s), and a worker that dies on
- * every attempt still costs at most one model call per 15 s or so.
+ * already waited 10 s, so the backoff stays short (1, 2, 4, then 5 s). A worker that starts on the
+ * same machine fails a dead one's attempt at once, the first such retry without the interval
+ * (src/worker/orphaned-attempts.ts): a worker that dies on every attempt, restarted by its
+ * supervisor, still costs at most one model call per restart plus 5 s.
  */
 export const modelActivities = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
