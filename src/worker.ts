@@ -39,10 +39,9 @@ export async function runWorker(): Promise<void> {
       provider: providerConfigFromEnv(),
       ...(dataConverter ? { dataConverter } : {}),
       ...(tracing ? { tracing } : {}),
-      // A prebuilt bundle (e.g. from `bundleWorkflowCode`) skips bundling at start-up; a versioned
-      // worker runs the bundle its build id names.
+      // A versioned worker runs the bundle its build id names; any other the cached one, or the
+      // prebuilt one BAREAGENT_WORKFLOW_BUNDLE names (src/worker/cached-bundle.ts).
       ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
-      ...(!versioned && process.env.BAREAGENT_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.BAREAGENT_WORKFLOW_BUNDLE } } : {}),
     });
     const encryption = dataConverter ? ', payloads encrypted' : '';
     console.error(`Worker polling task queue "${config.taskQueue}" on ${config.address} (namespace ${config.namespace}${encryption})`);

@@ -9,14 +9,15 @@ import { pinnedDeploymentOptions } from './worker-versioning';
 import { BareAgentPlugin } from './bareagent-plugin';
 import { checkToolActivities } from './tool-activity-check';
 import { maxCachedWorkflowsFromEnv } from './cache-size';
-import { payloadConverterPath, workflowsPath } from './workflow-bundle';
+import { payloadConverterPath } from './workflow-bundle';
+import { cachedWorkflowBundle } from './cached-bundle';
 
 export interface BareAgentWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   provider: ProviderConfig;
-  /** A prebuilt bundle (tests, benchmarks); otherwise the workflows are bundled at start. */
+  /** A prebuilt bundle (tests, benchmarks); otherwise the one cached for this source version (src/worker/cached-bundle.ts). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /**
    * With BAREAGENT_ENCRYPTION_KEY set: the encryption codec (see src/codec). It also covers what
@@ -52,8 +53,9 @@ export async function createBareAgentWorker(options: BareAgentWorkerOptions): Pr
     taskQueue: options.taskQueue,
     plugins: [plugin],
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    // A prebuilt bundle has the interceptors and preloaded modules already (bundleOptions).
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: workflowsPath() }),
+    // A prebuilt bundle has the interceptors and preloaded modules already (bundleOptions). Bundling
+    // takes seconds: a restarted worker (a crash, a deploy) loads the cached one instead.
+    workflowBundle: options.workflowBundle ?? { codePath: await cachedWorkflowBundle() },
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.versioning ? { workerDeploymentOptions: pinnedDeploymentOptions(options.versioning.deploymentName, options.versioning.buildId) } : {}),
     ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
