@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ScriptStep } from '../src/testing/scripted-model-server';
-import { decidePermissionUpdate } from '../src/common/contract';
+import { decidePermissionUpdate, statusQuery } from '../src/common/contract';
 import { maxCachedWorkflowsFromEnv } from '../src/worker/cache-size';
 import type { SearchAttributeName } from '../src/common/search-attributes';
 import type { BenchContext } from './context';
@@ -47,6 +47,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
   const handles: WorkflowHandle[] = [];
   /** When each run sent its model request after the approved tool ran. */
   const resumedAt = new Map<string, number>();
+  const requestIds = new Map<string, string>();
   try {
     await sleep(3000);
     const idle = { ...worker.memory(), heap: await worker.heap() };
@@ -75,6 +76,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
       await waitUntilAllAsk(
         indexes.map((i) => handles[i] as WorkflowHandle),
         Math.max(180_000, indexes.length * 600),
+        requestIds,
       );
       ctx.model.requests.length = 0;
       waves.push({ parked: first + indexes.length, seconds: (Date.now() - waveStarted) / 1000, ...worker.memory() });
@@ -87,7 +89,7 @@ export async function memory(ctx: BenchContext): Promise<Block> {
     const groups = approvalGroups(handles);
     ctx.log(`memory: ${runs} waiting runs ${bytes(waiting.rss)} (heap ${bytes(waiting.heap.heapUsed)}) after ${parkedSeconds.toFixed(0)} s; answering ${groups.first.length} + ${groups.last.length}`);
     // The first-started runs first: answering them brings them back into the cache, which must not push the last wave out of it.
-    const approvals = { first: await approveSome(groups.first, resumedAt), last: await approveSome(groups.last, resumedAt) };
+    const approvals = { first: await approveSome(groups.first, resumedAt, requestIds), last: await approveSome(groups.last, resumedAt, requestIds) };
     const after = worker.memory();
     ctx.model.requests.length = 0;
     const noise = meter.stop();
@@ -188,11 +190,11 @@ function approvalGroups(handles: WorkflowHandle[]): { first: WorkflowHandle[]; l
   return { first, last: handles.slice(-n).filter((h) => !first.includes(h)) };
 }
 
-async function approveSome(chosen: WorkflowHandle[], resumedAt: Map<string, number>): Promise<Approval[]> {
+async function approveSome(chosen: WorkflowHandle[], resumedAt: Map<string, number>, requestIds: Map<string, string>): Promise<Approval[]> {
   const results: Approval[] = [];
   for (const handle of chosen) {
     const sent = performance.now();
-    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: 'ask', decision: 'allow' }] });
+    await handle.executeUpdate(decidePermissionUpdate, { args: [{ requestId: requestIds.get(handle.workflowId) as string, decision: 'allow' }] });
     const update = performance.now() - sent;
     for (const deadline = Date.now() + 30_000; !resumedAt.has(handle.workflowId); ) {
       if (Date.now() > deadline) throw new Error(`${handle.workflowId} did not go on within 30 s of its approval`);
@@ -225,7 +227,7 @@ function spaceGrowth(before: Record<string, number>, after: Record<string, numbe
     .join(', ');
 }
 
-async function waitUntilAllAsk(handles: WorkflowHandle[], timeoutMs: number): Promise<void> {
+async function waitUntilAllAsk(handles: WorkflowHandle[], timeoutMs: number, requestIds: Map<string, string>): Promise<void> {
   const waiting = new Set<string>();
   for (const deadline = Date.now() + timeoutMs; waiting.size < handles.length; ) {
     if (Date.now() > deadline) throw new Error(`only ${waiting.size} of ${handles.length} runs reached the permission question in time`);
@@ -235,7 +237,12 @@ async function waitUntilAllAsk(handles: WorkflowHandle[], timeoutMs: number): Pr
       async (handle) => {
         // The search attribute, not the status query: a query would bring an evicted run back into the worker's cache.
         const described = await handle.describe().catch(() => undefined);
-        if (described?.searchAttributes[WAITING_FOR_HUMAN]?.[0] === true) waiting.add(handle.workflowId);
+        if (described?.searchAttributes[WAITING_FOR_HUMAN]?.[0] !== true) return;
+        // Asked now, while the run of this wave is still cached: its request's id, for the approval later.
+        const pending = (await handle.query(statusQuery)).pendingPermissions[0];
+        if (!pending) return;
+        requestIds.set(handle.workflowId, pending.requestId);
+        waiting.add(handle.workflowId);
       },
     );
     if (waiting.size < handles.length) await sleep(500);
