@@ -13,10 +13,17 @@ export interface DraftConversation {
 
 const QUESTION_WORDS = /^(?:what|how|why|where|which|who|whom|whose|when|is|are|does|do|did|can|could|should|would|will|explain|describe|list|show|tell)\b/i;
 
-/** A prompt that asks rather than orders (a question mark at its end, a question word first): answered, never drafted, so that no file is rewritten for a question. */
+/** A `?` that ends a sentence (`listen? Answer...`, not the operator of `a ? b : c`). */
+const ASKED = /[\w)"'`]\?(?:\s+\S|\s*$)/;
+
+/**
+ * A prompt that asks rather than orders (a question word first, or a sentence of it ending in a
+ * question mark, as in "On which port does it listen? Answer with the number only."): answered,
+ * never drafted, so that no file is rewritten for a question.
+ */
 function isQuestion(prompt: string): boolean {
   const text = prompt.trim();
-  return text.endsWith('?') || QUESTION_WORDS.test(text);
+  return ASKED.test(text) || QUESTION_WORDS.test(text);
 }
 
 /** The files a draft shows and the one it writes. */

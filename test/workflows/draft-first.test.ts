@@ -79,6 +79,9 @@ test('the draft target is the one attached file of code that is not a test; with
   expect(draftPlan(true, 'Complete f.', first(['a.js', 'run.js']), tools, ['run.js'])).toEqual({ target: 'a.js', shown: ['a.js', 'run.js'] });
   expect(draftPlan(true, 'Complete f.', first(['a.js']), new Set(['read_file']), [])).toBeUndefined();
   // A question is answered, not drafted: no file is rewritten for it.
-  for (const question of ['What does a.js do?', 'explain a.js', 'How long is a.js']) expect(draftPlan(true, question, first(['a.js']), tools, [])).toBeUndefined();
+  const questions = ['What does a.js do?', 'explain a.js', 'How long is a.js', 'On which port does a.js listen? Answer with the number only.', 'In a.js, the port (which one?) is read where?'];
+  for (const question of questions) expect(draftPlan(true, question, first(['a.js']), tools, [])).toBeUndefined();
+  // A conditional expression in an order is not a question.
+  expect(draftPlan(true, 'Replace `x ? y : z` in a.js with an if.', first(['a.js']), tools, [])).toEqual({ target: 'a.js', shown: ['a.js'] });
   expect(draftPlan(true, 'Complete f.', { ...first(['a.js']), attachments: [{ path: 'a.js', kind: 'file', truncated: true }] }, tools, [])).toBeUndefined();
 });
