@@ -26,13 +26,23 @@ interface NodeStorage<T> {
 /** The global the bundler routes the SDK's `globalThis.AsyncLocalStorage` to. */
 export const SHARED_STORAGE_GLOBAL = '__BAREAGENT_SHARED_ASYNC_LOCAL_STORAGE__';
 
+/** The part of Node's `AsyncLocalStorage` that workflow code uses. */
+export interface SharedStorage<T> {
+  readonly name: string;
+  getStore(): T | undefined;
+  run<R>(store: T, callback: (...args: unknown[]) => R, ...args: unknown[]): R;
+  enterWith(store: T): void;
+  exit<R>(callback: (...args: unknown[]) => R, ...args: unknown[]): R;
+  disable(): void;
+}
+
 /** The class for the global, over one storage of the sandbox's own class (the SDK's, over Node's). */
-export function sharedStorageClass(Storage: new () => NodeStorage<Frame>) {
+export function sharedStorageClass(Storage: new () => NodeStorage<Frame>): new <T>(name?: string) => SharedStorage<T> {
   const frames = new Storage();
   // Enabled now, while the preloading context can still change it: the SDK freezes what preloading leaves.
   frames.run(new Map(), () => undefined);
 
-  return class SharedAsyncLocalStorage<T> {
+  return class SharedAsyncLocalStorage<T> implements SharedStorage<T> {
     private disabled = false;
 
     constructor(readonly name = 'anonymous') {}
