@@ -6,7 +6,7 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readNestedInstructions, readProjectInstructions } from '../../src/activities/project-instructions';
@@ -46,8 +46,16 @@ test('a FIFO named AGENTS.md (root and nested) stops neither its own run nor ano
     expect(await within(rootRun.result())).toMatchObject({ text: 'Root done.' });
     expect(await within(nestedRun.result())).toMatchObject({ text: 'Nested done.' });
   } finally {
-    // Frees a worker that did block on a FIFO (before the safe open), so that it can be stopped.
-    for (const fifo of [path.join(root, 'AGENTS.md'), path.join(nested, 'sub/AGENTS.md')]) spawn('sh', ['-c', `exec 3>"${fifo}"; sleep 1`], { stdio: 'ignore' }).unref();
+    // Frees a worker that did block on a FIFO (before the safe open), so that it can be stopped: a
+    // writer that opens and closes gives a blocked reader its end of file. Without a reader the
+    // non-blocking open fails (ENXIO) instead of leaving a writer waiting for ever.
+    for (const fifo of [path.join(root, 'AGENTS.md'), path.join(nested, 'sub/AGENTS.md')]) {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        // No reader: nothing was blocked on it.
+      }
+    }
   }
   expect((await rootRun.query(statusQuery)).projectInstructions).toEqual({ files: [], error: expect.stringMatching(/^AGENTS\.md: Not a regular file: AGENTS\.md is a FIFO/) });
   expect((await nestedRun.query(statusQuery)).projectInstructions).toEqual({
