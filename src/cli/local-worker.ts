@@ -4,7 +4,6 @@ import { workerIdentity } from '../connection/worker-identity';
 import type { ConnectionConfig } from '../connection/config';
 import type { ProviderConfig } from '../connection/provider-config';
 import { dataConverterFromEnv } from '../codec/data-converter';
-import { cachedWorkflowBundle } from '../worker/cached-bundle';
 import { createBareAgentWorker } from '../worker/create-worker';
 import { ensureSearchAttributes } from '../worker/ensure-search-attributes';
 import { applySetCurrentPolicy, resolveWorkerVersion } from '../worker/worker-version';
@@ -39,8 +38,8 @@ export async function startLocalWorker(
     provider,
     identity: workerIdentity(IN_PROCESS_WORKER_PREFIX),
     ...(dataConverter ? { dataConverter } : {}),
-    ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : {}),
-    ...(!versioned ? { workflowBundle: workflowBundle ?? { codePath: await cachedWorkflowBundle() } } : {}),
+    // Without either, createBareAgentWorker loads the cached bundle.
+    ...(versioned ? { workflowBundle: { codePath: versioned.codePath }, versioning: versioned.version } : workflowBundle ? { workflowBundle } : {}),
   });
   const running = worker.run();
   const stop = async () => {
