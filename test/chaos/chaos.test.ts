@@ -211,7 +211,7 @@ describe('workers SIGKILLed at random moments', () => {
     const mismatched: string[] = [];
     for (const run of runs) {
       if (run.error !== undefined || JSON.stringify(run.result) !== JSON.stringify(referenceResult)) {
-        mismatched.push(`${run.runId}: ${run.error !== undefined ? String(run.error) : JSON.stringify(run.result)}`);
+        mismatched.push(`${run.runId}: ${run.error !== undefined ? failureChain(run.error) : JSON.stringify(run.result)}`);
       }
       killsPerRun.push(kills.filter((k) => k.at >= run.startedAt && k.at <= (run.closedAt ?? Infinity)).length);
       const log = readFileSync(path.join(run.workspace, 'calls.log'), 'utf8').split('\n').filter(Boolean);
@@ -378,3 +378,10 @@ describe('the server stopped and started again (persistent SQLite, or PostgreSQL
     };
   });
 });
+
+/** A failed run's error with every cause under it: "Workflow execution failed" alone says nothing. */
+function failureChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 6; e = e.cause) parts.push(`${e.name}: ${e.message}`);
+  return parts.join(' <- ');
+}

@@ -12,7 +12,7 @@ import { failureOf } from './provider-errors';
 import { Providers } from './providers';
 import { TextBatcher } from './text-batcher';
 import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
-import { TranscriptCache } from './transcript-cache';
+import { TRANSCRIPT_UNAVAILABLE, TranscriptCache } from './transcript-cache';
 import { recoverToolCalls } from './recover-tool-calls';
 
 const HEARTBEAT_EVERY_MS = 2_000;
@@ -70,6 +70,11 @@ export function createCallModel(
     } catch (err) {
       // Cancelled, not a provider failure: nothing to count, and the run has moved on.
       if (context.cancellationSignal.aborted) throw new CancelledFailure('model call cancelled');
+      // The provider was never asked: the count goes on to the next attempt as it was.
+      if (err instanceof ApplicationFailure && err.type === TRANSCRIPT_UNAVAILABLE) {
+        heartbeat();
+        throw err;
+      }
       const classified = err instanceof ApplicationFailure ? err : provider.classify(err);
       const counted = countProviderFailure(failureOf(classified), progress);
       progress = counted.progress;

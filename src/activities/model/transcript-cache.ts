@@ -1,9 +1,25 @@
-import { messagesQuery } from '../../common/contract';
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { messagesQuery } from '../../common/contract';
 import type { Message } from '../../common/messages';
 import type { ModelRequest } from '../../common/model-request';
 
 const MAX_CONVERSATIONS = 256;
+
+/**
+ * The failure type of a model call whose conversation could not be read from its run (the query
+ * failed or took longer than its bound). It is the server's or a worker's trouble, never the
+ * provider's: the call is asked again with the retry policy's backoff, like a lost worker, and is
+ * not counted among the provider failures that end a run (src/activities/model/provider-attempts.ts).
+ */
+export const TRANSCRIPT_UNAVAILABLE = 'TranscriptUnavailable';
+
+/**
+ * How long one attempt waits for the run to answer. A worker that is gone, or a workflow task that
+ * is stuck on one, keeps a query waiting; the attempt then fails and the next one asks again.
+ * Long enough for a worker to replay a long run's history under load.
+ */
+const QUERY_TIMEOUT_MS = 60_000;
 
 /**
  * The conversations this worker has sent to the model, by transcript key. A model call's input
@@ -15,6 +31,8 @@ export class TranscriptCache {
   private readonly conversations = new Map<string, Message[]>();
   hits = 0;
   misses = 0;
+
+  constructor(private readonly queryTimeoutMs = QUERY_TIMEOUT_MS) {}
 
   async resolve(request: ModelRequest): Promise<Message[]> {
     const ref = request.transcript;
@@ -43,8 +61,13 @@ export class TranscriptCache {
     const execution = context.info.workflowExecution;
     if (!execution) throw new Error('a transcript reference needs an activity scheduled by its workflow');
     const handle = context.client.workflow.getHandle(execution.workflowId, execution.runId);
-    const messages = await handle.query(messagesQuery);
-    return messages.slice(0, total);
+    try {
+      const messages = await context.client.withDeadline(Date.now() + this.queryTimeoutMs, () => handle.query(messagesQuery));
+      return messages.slice(0, total);
+    } catch (err) {
+      const reason = err instanceof Error ? `${err.message}${err.cause instanceof Error ? ` (${err.cause.message})` : ''}` : String(err);
+      throw ApplicationFailure.retryable(`could not read the run's conversation from the run to send it to the model: ${reason}`, TRANSCRIPT_UNAVAILABLE);
+    }
   }
 
   private remember(key: string, messages: Message[]): void {
