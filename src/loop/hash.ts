@@ -3,21 +3,35 @@ import { forEachUtf8Byte } from './utf8';
 /**
  * FNV-1a, 64 bits, over the UTF-8 bytes of a string, as 16 hex digits. Written with two
  * 32-bit halves so it needs neither BigInt nor a Node built-in (workflow sandbox): equality
- * fingerprints want a stable hash, not a cryptographic one.
+ * fingerprints want a stable hash, not a cryptographic one. Every tool result is hashed in the
+ * workflow thread: the halves stay local int32 variables (no closure holds them, so V8 keeps them
+ * in registers instead of allocating a number per byte), and ASCII is mixed without the encoder.
  */
 export function fnv1a64(text: string): string {
   // Offset basis 0xcbf29ce484222325 as two halves.
-  let hi = 0xcbf29ce4;
-  let lo = 0x84222325;
-  const mix = (byte: number): void => {
-    lo = (lo ^ byte) >>> 0;
-    // h * 0x100000001b3 mod 2^64 = h * 0x1b3 + (h << 40); each product stays below 2^53.
-    const low = lo * 0x1b3;
-    const carry = Math.floor(low / 0x100000000);
-    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
-    lo = low >>> 0;
-  };
-  forEachUtf8Byte(text, mix);
+  let hi = 0xcbf29ce4 | 0;
+  let lo = 0x84222325 | 0;
+  const encoded: number[] = [];
+  const keep = (byte: number): void => void encoded.push(byte);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let count = 1;
+    if (code >= 0x80) {
+      // A surrogate pair is one character: both halves go to the encoder together.
+      const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      encoded.length = 0;
+      forEachUtf8Byte(text.slice(i, pair ? i + 2 : i + 1), keep);
+      count = encoded.length;
+      if (pair) i++;
+    }
+    for (let k = 0; k < count; k++) {
+      const unsigned = ((code < 0x80 ? code : (encoded[k] as number)) ^ lo) >>> 0;
+      // h * 0x100000001b3 mod 2^64 = h * 0x1b3 + (h << 40); the low product stays below 2^41.
+      const low = unsigned * 0x1b3;
+      hi = (Math.imul(hi, 0x1b3) + ((low / 0x100000000) | 0) + (unsigned << 8)) | 0;
+      lo = low | 0;
+    }
+  }
   return hex8(hi) + hex8(lo);
 }
 
