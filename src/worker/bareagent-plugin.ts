@@ -9,7 +9,7 @@ import { failOrphanedAttempts } from './orphaned-attempts';
 import type { Tracing } from './tracing';
 import { tracingSinks } from './tracing-sinks';
 import { checkToolActivities } from './tool-activity-check';
-import { payloadConverterPath, preloadedWorkflowModules, workflowInterceptorModules } from './workflow-bundle';
+import { defining, payloadConverterPath, preloadedWorkflowModules, withSharedAsyncLocalStorage, workflowInterceptorModules } from './workflow-bundle';
 
 export interface BareAgentPluginOptions {
   /** The model endpoint (OpenAI-compatible); each field unset is read from the environment (OPENAI_BASE_URL, OPENAI_API_KEY, BAREAGENT_MODEL). */
@@ -102,14 +102,9 @@ export class BareAgentPlugin implements WorkerPlugin, BundlerPlugin {
       workflowInterceptorModules: unique([...(options.workflowInterceptorModules ?? []), ...workflowInterceptorModules()]),
       preloadModules: unique([...(options.preloadModules ?? []), ...preloadedWorkflowModules()]),
       webpackConfigHook: (config) => {
-        const configured = hook ? hook(config) : config;
+        const configured = withSharedAsyncLocalStorage(hook ? hook(config) : config);
         if (descriptors.length === 0) return configured;
-        const define = {
-          apply(compiler: { webpack: { DefinePlugin: new (definitions: Record<string, string>) => { apply(compiler: unknown): void } } }) {
-            new compiler.webpack.DefinePlugin({ [USER_TOOLS_CONSTANT]: JSON.stringify(descriptors) }).apply(compiler);
-          },
-        };
-        return { ...configured, plugins: [...(configured.plugins ?? []), define] } as typeof configured;
+        return { ...configured, plugins: [...(configured.plugins ?? []), defining({ [USER_TOOLS_CONSTANT]: JSON.stringify(descriptors) })] } as typeof configured;
       },
     };
   }

@@ -1,3 +1,6 @@
+import type { BundleOptions } from '@temporalio/worker';
+import { SHARED_STORAGE_GLOBAL } from '../workflows/shared-async-local-storage';
+
 export function workflowsPath(): string {
   return require.resolve('../workflows');
 }
@@ -30,5 +33,29 @@ export function bundleOptions() {
     payloadConverterPath: payloadConverterPath(),
     workflowInterceptorModules: workflowInterceptorModules(),
     preloadModules: preloadedWorkflowModules(),
+    webpackConfigHook: withSharedAsyncLocalStorage,
   };
+}
+
+type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
+type DefineCompiler = { webpack: { DefinePlugin: new (definitions: Record<string, string>) => { apply(compiler: unknown): void } } };
+
+/** A webpack plugin that replaces each `name` of the bundle's code with the expression given for it. */
+export function defining(definitions: Record<string, string>) {
+  return {
+    apply(compiler: DefineCompiler) {
+      new compiler.webpack.DefinePlugin(definitions).apply(compiler);
+    },
+  };
+}
+
+/**
+ * The SDK's modules take their storage class from `globalThis.AsyncLocalStorage`; the bundle
+ * points them at the one every run of the thread shares (src/workflows/shared-async-local-storage.ts),
+ * or at the SDK's own where the preloaded module did not install it.
+ */
+export function withSharedAsyncLocalStorage(config: WebpackConfig): WebpackConfig {
+  // Parenthesised whole: `new globalThis.AsyncLocalStorage()` must construct the result, not the arrow.
+  const shared = `(((scope) => scope.${SHARED_STORAGE_GLOBAL} || scope.AsyncLocalStorage)(globalThis))`;
+  return { ...config, plugins: [...(config.plugins ?? []), defining({ 'globalThis.AsyncLocalStorage': shared })] } as WebpackConfig;
 }

@@ -8,6 +8,7 @@
  * what a preloaded module left behind, so the first schema is built here, before that.
  */
 import { z } from 'zod';
+import { installSharedStorage } from './shared-async-local-storage';
 
 const WORKFLOW_STACK_FRAMES = 3;
 
@@ -20,5 +21,8 @@ const WORKFLOW_STACK_FRAMES = 3;
 Error.stackTraceLimit = WORKFLOW_STACK_FRAMES;
 
 z.strictObject({ ready: z.boolean() }).safeParse({ ready: true });
+
+// One storage for every run of the thread instead of several per run (src/workflows/shared-async-local-storage.ts).
+installSharedStorage();
 
 export const preloaded = [z];
