@@ -13,6 +13,7 @@ import type { ToolResultBlock } from '../../src/common/messages';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
+import { eventLines } from '../support/history-activities';
 
 let h: Harness;
 beforeAll(async () => {
@@ -65,7 +66,11 @@ test.each(MODES)('in %s mode the acceptance check stays as the operator wrote it
   }
   expect(readFileSync(path.join(workspace, 'test.js'), 'utf8')).toBe(CHECK);
   const outputs = new Map<string, string>();
-  for (const message of await handle.query(messagesQuery)) {
+  // A failed replay of the closed run is read from its events: they go into the failure message.
+  const messages = await handle.query(messagesQuery).catch(async (err: Error) => {
+    throw new Error(`${err.message}\n${eventLines((await handle.fetchHistory()).events)}`, { cause: err });
+  });
+  for (const message of messages) {
     if (message.role !== 'user' || !Array.isArray(message.content)) continue;
     for (const block of message.content as ToolResultBlock[]) if (block.type === 'tool_result') outputs.set(block.tool_use_id, block.content);
   }
