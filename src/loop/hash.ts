@@ -13,16 +13,19 @@ export function fnv1a64(text: string): string {
   let lo = 0x84222325 | 0;
   const encoded: number[] = [];
   const keep = (byte: number): void => void encoded.push(byte);
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length; ) {
     const code = text.charCodeAt(i);
     let count = 1;
-    if (code >= 0x80) {
-      // A surrogate pair is one character: both halves go to the encoder together.
-      const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (code < 0x80) i++;
+    else {
+      // The run of non-ASCII characters goes to the encoder whole: an ASCII character never splits
+      // a surrogate pair, so the encoder sees each pair (and each lone surrogate) as it would in the text.
+      let end = i + 1;
+      while (end < text.length && text.charCodeAt(end) >= 0x80) end++;
       encoded.length = 0;
-      forEachUtf8Byte(text.slice(i, pair ? i + 2 : i + 1), keep);
+      forEachUtf8Byte(text.slice(i, end), keep);
       count = encoded.length;
-      if (pair) i++;
+      i = end;
     }
     for (let k = 0; k < count; k++) {
       const unsigned = ((code < 0x80 ? code : (encoded[k] as number)) ^ lo) >>> 0;
