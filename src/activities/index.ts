@@ -19,6 +19,7 @@ import { redactCheckpoint, redactCommandResult, redactToolOutcome, withRedaction
 import { secretsFromEnv } from '../secrets/worker-secrets';
 import { capCatalogErrors, capOutcomeError, withCappedErrors } from '../secrets/capped-errors';
 import { toolActivities } from './tools';
+import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { workspaceChanges } from './tools/workspace-changes';
 import { attachMentions } from './tools/attach-mentions';
 import { readSourceFile } from './tools/read-source-file';
@@ -50,7 +51,9 @@ export function createActivities(config: ActivityConfig) {
   const redactor = createRedactor([...secretsFromEnv(), config.provider.apiKey]);
   const tools = config.tools ?? [];
   return {
-    callModel: withCappedErrors(withRedaction(createCallModel(config.provider, undefined, new Map(tools.map((tool) => [tool.name, userToolDescriptor(tool)]))), redactor)),
+    callModel: withCappedErrors(
+      withRedaction(createCallModel(config.provider, { userTools: new Map(tools.map((tool) => [tool.name, userToolDescriptor(tool)])), readTools: readToolsOf(redactor) }), redactor),
+    ),
     loadForkOrigin: withRedaction(loadForkOrigin, redactor),
     runProgress,
     reserveTreeBudget,
@@ -86,6 +89,12 @@ export function createToolActivities(redactor: Redactor = createRedactor(secrets
     workspaceChanges: withRedaction(workspaceChanges, redactor, (found, r) => ({ ...found, files: found.files.map((name) => r.redact(name)) })),
     runHook: withRedaction(runHook, redactor, (run, r) => ({ ...run, stdout: r.redact(run.stdout), stderr: r.redact(run.stderr) })),
   };
+}
+
+/** The read-only tools a model call may run ahead for its reply, redacted as their own activities are. */
+function readToolsOf(redactor: Redactor) {
+  const reads = Object.entries(toolActivities).filter(([name]) => READ_ONLY_TOOLS.has(name));
+  return redactedTools(Object.fromEntries(reads), redactor);
 }
 
 function redactedTools<T extends Record<string, (request: ToolRequest) => Promise<ToolOutcome>>>(tools: T, redactor: Redactor): T {

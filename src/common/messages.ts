@@ -1,3 +1,4 @@
+import type { ReadAheadResult } from './read-ahead';
 import { z } from 'zod';
 
 /** Anthropic-style content blocks, as BareAgent keeps them in its history (turned into Chat Completions messages per call). */
@@ -108,6 +109,11 @@ export interface LLMResponse {
   recoveredToolCalls?: number;
   /** The reasoning the provider returned beside the text, if any. */
   reasoning?: Reasoning;
+  /**
+   * The reply's read-only calls, run by the model call when the request allowed it (src/common/read-ahead.ts):
+   * one entry per tool call, in order, null for a call not read ahead. Absent: none was.
+   */
+  readAhead?: Array<ReadAheadResult | null>;
 }
 
 /** The seed's `response.to_message()`. */

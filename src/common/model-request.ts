@@ -1,3 +1,4 @@
+import type { ReadAheadRequest } from './read-ahead';
 import type { ModelSettings } from './input';
 import type { Message } from './messages';
 import type { ProviderName } from './providers';
@@ -23,6 +24,8 @@ export interface ModelRequest {
   settings?: ModelSettings;
   /** `required`: the provider must reply with a tool call (runs with `finalAnswer: "tool"`). */
   toolChoice?: 'required';
+  /** The read-only calls of the reply this call may run itself, when they are all it asks for. */
+  readAhead?: ReadAheadRequest;
 }
 
 export interface TranscriptRef {

@@ -18,6 +18,7 @@ import { WORKSPACE_SETTINGS_REQUEST, WORKSPACE_SETTINGS_TOOL } from './workspace
 import { startCheckpoints } from './checkpoints';
 import { workspaceMoved } from './workspace-path';
 import { takeReply } from './reply-step';
+import { takeReadAhead } from './read-ahead';
 import { takeFinalAnswer } from './final-answer';
 import { attachToPrompt, injectFinishedJobs, takeFollowUps } from './turn-inputs';
 import { describeActivityFailure, invalidInput, stopFailure } from './failures';
@@ -134,13 +135,14 @@ class AgentRun {
     const response = (await draftTurn({ config, state, offered: this.parts.offered, model, readOnly: this.parts.sandbox.readOnlyFiles ?? [] }, this.iteration)) ?? (await model.call());
     if ('kind' in response) return this.stopRun(response, before);
     response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
+    const readAhead = takeReadAhead(response);
     if (!response.streamed && response.text) report.publish({ type: 'text', step: this.iteration, attempt: 1, delta: response.text });
     const classified = takeReply(state, response);
     // With the final answer as a tool, only a final_answer call answers; a text reply is a note.
     const { reply, calls, results } = config.finalAnswer === 'tool' ? takeFinalAnswer(state, response, classified) : { reply: classified, calls: response.toolCalls, results: [] };
     const transition =
       reply === 'tool_calls'
-        ? await tools.run(calls, response.toolCallsShown ?? response.streamed, results)
+        ? await tools.run(calls, response.toolCallsShown ?? response.streamed, results, readAhead)
         : reply === 'answer'
           ? await proposeCompletion(completion)
           : reply;

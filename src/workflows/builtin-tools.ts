@@ -4,7 +4,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { builtInDescriptor, isToolName, toolEffects, toolSchemas, toolSummary, type ToolName } from '../common/tool-schemas';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
-import { checkArguments } from './tool-arguments';
+import { checkArguments } from '../common/tool-arguments';
 import type { ToolKind } from './tool-dispatch';
 
 export interface BuiltInToolContext {
@@ -21,6 +21,8 @@ export interface BuiltInToolContext {
   fileRead?(path: string): boolean;
   /** Whether the conversation's own earlier edit_file of this file replaced text holding old_text: a miss says so. */
   changedByEarlierEdit?(path: string, oldText: string): boolean;
+  /** What the model call read ahead for this call, when it ran with these arguments (src/workflows/read-ahead.ts). */
+  readAhead?(input: unknown): ToolOutcome | undefined;
   /** Tools the workflow runs itself (child workflows). */
   runWorkflowTool(name: ToolName, input: unknown): Promise<ToolOutcome>;
   /** The call's idempotency key (BAREAGENT_CALL_ID for a command). */
@@ -46,11 +48,13 @@ function validate(name: ToolName, input: unknown): { args: unknown } | { invalid
   return checkArguments(builtInDescriptor(name), toolSchemas[name], input);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, readAhead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
   const { effect, commandArgument, pathArgument } = builtInDescriptor(name);
   // A command runs in the sandbox, for as long as its own timeout allows.
   const command = commandArgument !== undefined;
   const local = effect === 'read' && !toolTaskQueue;
+  const readEarlier = local ? readAhead?.(input) : undefined;
+  if (readEarlier) return Promise.resolve(readEarlier);
   const proxy = local ? localReadTools : effect === 'once' ? onceTools : repeatableTools;
   const options = {
     summary: toolSummary(name, input),

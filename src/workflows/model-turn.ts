@@ -19,6 +19,8 @@ import { TranscriptSender } from './transcript';
 import type { CallGrant, TreeBudget } from './tree-budget';
 import { estimatePromptTokens } from '../loop/prompt-estimate';
 import { FINAL_ANSWER_TOOL } from '../common/tool-schemas';
+import type { ReadAheadRequest } from '../common/read-ahead';
+import { readAheadRequest } from './read-ahead';
 
 export interface ModelTurnContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -126,12 +128,13 @@ export class ModelTurn {
       .filter(Boolean)
       .join('\n\n');
     const proxy = modelActivities;
+    const readAhead = turn ? readAheadRequest(config, state, this.context.offered) : undefined;
     const promptTokens = estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
     const reserved = await this.context.tree.reserve({ promptTokens, maxOutputTokens: config.modelSettings?.maxOutputTokens });
     if (reserved && 'kind' in reserved) return reserved;
     const before = { tokens: state.budget.inputTokens + state.budget.outputTokens, costUsd: state.budget.costUsd };
     try {
-      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools, ...(model ? { model } : {}) });
+      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools, ...(model ? { model } : {}), ...(readAhead ? { readAhead } : {}) });
     } finally {
       const used = { tokens: state.budget.inputTokens + state.budget.outputTokens - before.tokens, costUsd: state.budget.costUsd - before.costUsd };
       await this.context.tree.settle(reserved, used);
@@ -142,7 +145,7 @@ export class ModelTurn {
   private async callWithin(
     grant: CallGrant | undefined,
     proxy: typeof modelActivities,
-    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[]; model?: string },
+    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[]; model?: string; readAhead?: ReadAheadRequest },
   ): Promise<LLMResponse> {
     const { config, state } = this.context;
     const { messages, tools, stream, purpose, systemPrompt, mcpTools } = call;
@@ -163,6 +166,7 @@ export class ModelTurn {
           ...(mcpTools.length > 0 ? { mcpTools: mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           stream,
           step: this.iteration,
+          ...(call.readAhead ? { readAhead: call.readAhead } : {}),
         },
       ],
     );

@@ -32,6 +32,8 @@ import type { TreeBudget } from './tree-budget';
 import type { StallWatchdog } from './stall-watchdog';
 import { backgroundRun, subagent } from './workflow-tools';
 import { inheritedSettings } from './workspace-settings';
+import type { ReadAheadResult } from '../common/read-ahead';
+import { readAheadOutcome } from './read-ahead';
 
 export interface ToolRoundContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -59,6 +61,8 @@ export class ToolRound {
   private around = new Map<string, ToolCheckpoints>();
   /** The run's newest checkpoint when the round's first call took one: what the round's changes count from. */
   private roundStart: { tree: string | undefined } | undefined;
+  /** The reads the round's model call ran ahead, by call id: each taken as its call's local activity would have run. */
+  private readAhead: ReadonlyMap<string, ReadAheadResult> = new Map();
   /** The round under way: its calls and the results it has so far (what a cancelled turn keeps). */
   private underway: { calls: ToolCall[]; results: ToolResultBlock[] } | undefined;
 
@@ -68,8 +72,9 @@ export class ToolRound {
   }
 
   /** `next_turn` (with the warning the round carries), or the stop a repeated action or failure calls for. */
-  async run(calls: ToolCall[], alreadyShown: boolean, answered: ToolResultBlock[] = []): Promise<Transition> {
+  async run(calls: ToolCall[], alreadyShown: boolean, answered: ToolResultBlock[] = [], readAhead: ReadonlyMap<string, ReadAheadResult> = new Map()): Promise<Transition> {
     const { config, state, report, workflowId } = this.context;
+    this.readAhead = readAhead;
     if (startCheckpointDue(state, { calls, jobsFinished: state.jobsFinished === true })) {
       // Step 0 belongs to the round: a stall while it is taken is a stall running tools.
       report.setPhase('running_tool');
@@ -213,6 +218,7 @@ export class ToolRound {
       // A file attached to a message counts as read: its numbered text is in the conversation.
       fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)) || (state.attachments ?? []).some((a) => a.kind === 'file' && canonicalPath(a.path) === canonicalPath(path)),
       changedByEarlierEdit: (path, oldText) => editedAway(state.messages, canonicalPath(path), oldText, call.id),
+      readAhead: (input) => readAheadOutcome(this.readAhead.get(call.id), input),
       callKey,
       checkpointRequest: () => this.checkpointRequest(),
     });

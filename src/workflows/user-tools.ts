@@ -5,7 +5,7 @@ import type { ToolOutcome } from '../common/tool-outcome';
 import { toolSummary } from '../common/tool-schemas';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { localReadTools, onceTools, repeatableTools } from './activity-proxies';
-import { checkArguments } from './tool-arguments';
+import { checkArguments } from '../common/tool-arguments';
 import type { ToolKind } from './tool-dispatch';
 
 export interface UserToolContext {

@@ -8,8 +8,9 @@ import { Harness } from '../support/harness';
  * The README's "In the Web UI" promise, checked in a real browser (the system Chromium, else npm's
  * @sparticuz/chromium: test/support/browser.ts; driven by playwright-core) against the dev server's Web UI (v2.42): a finished run's page shows the
  * workflow's static summary and one summary per activity (`<model> · step <n>`, `read_file notes.md`).
- * read_file, glob and grep run as local activities: the UI shows them as "Local Activity" rows
- * with their type and summary, and in the timeline by their type.
+ * The reads at a run's start run as local activities: the UI shows them as "Local Activity" rows
+ * with their type and summary. A reply that only reads is read by its model call: the read is in
+ * that row's result.
  */
 const ARTIFACTS = path.resolve(__dirname, '../../artifacts');
 const MODEL = 'web-ui-scripted-model';
@@ -72,8 +73,8 @@ test('a finished run shows its static summary and every activity summary in the 
     ['checkpointWorkspace', 'checkpoint of run start', 'Local Activity'],
   ];
   const loopRows: Array<[string, string, string?]> = [
+    // Step 1's reply only reads: its model call read notes.md itself (in its result, `readAhead`), no row of its own.
     ['callModel', `${MODEL} · step 1`],
-    ['read_file', 'read_file notes.md', 'Local Activity'],
     ['callModel', `${MODEL} · step 2`],
     // The step's checkpoint is taken inside the bash activity (no row of its own).
     ['bash', 'bash ls'],
@@ -87,6 +88,10 @@ test('a finished run shows its static summary and every activity summary in the 
     expect(text).toContain(`${kind} Activity Type ${type} Summary ${summary}`);
   }
   expect(await eventRows(page, 'Activity Type').count()).toBe(expectedRows.length);
+  // The read is in step 1's model call, as its result shows it when the row is opened.
+  await eventRows(page, `${MODEL} · step 1`).click();
+  await page.getByText('readAhead').first().waitFor(WAIT);
+  expect(await page.getByText('# Notes').count()).toBeGreaterThan(0);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'web-ui-run.png') });
 

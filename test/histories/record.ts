@@ -457,6 +457,18 @@ export const recordings: Recording[] = [
     input: (workspace) => ({ prompt: 'Read around', model: 'm', workspace, permissionMode: 'auto' }),
   },
   {
+    // A reply of reads only, read by its model call (`readAhead` in its result, no marker); then a
+    // reply with a denied read, which is read by nobody ahead and runs its allowed read as a local activity.
+    name: 'read-ahead',
+    files: { 'notes.md': 'a needle in the notes\n', '.env': 'TOKEN=never-read\n' },
+    scenario: [
+      { toolCalls: [{ id: 'a1', name: 'glob', arguments: { pattern: '*.md' } }, { id: 'a2', name: 'read_file', arguments: { file_path: 'notes.md' } }] },
+      { toolCalls: [{ id: 'a3', name: 'grep', arguments: { pattern: 'needle' } }, { id: 'a4', name: 'read_file', arguments: { file_path: '.env' } }] },
+      { text: 'Done.' },
+    ],
+    input: (workspace) => ({ prompt: 'Read ahead', model: 'm', workspace, permissionMode: 'auto', permissionRules: { deny: ['read_file(.env)'] } }),
+  },
+  {
     // A reply's consecutive read-only calls at once (local activities side by side), a write
     // between reads keeping its place, results in the reply's order.
     name: 'parallel-read-only-calls',

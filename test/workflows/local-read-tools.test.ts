@@ -7,10 +7,11 @@ import { readTestEnv } from '../support/test-env';
 import { localActivityTypes, scheduledActivityTypes } from '../support/history-activities';
 
 /**
- * read_file, glob and grep run as local activities: inside the workflow task that asked for them,
- * so a tool-only iteration costs one workflow task instead of two. Their results reach the model
- * as before; write and command tools stay ordinary activities. A new run's start reads (MCP tools,
- * AGENTS.md, hooks) run side by side the same way, with the first model call in the same task.
+ * read_file, glob and grep never cost a workflow task of their own: read ahead by the model call
+ * when a reply holds nothing else, else local activities inside the workflow task that asked for
+ * them. Their results reach the model as before; write and command tools stay ordinary
+ * activities. A new run's start reads (MCP tools, AGENTS.md, hooks) run side by side as local
+ * activities, with the first model call in the same task.
  */
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -54,11 +55,12 @@ test('read tools run inside the workflow task, one per tool-only iteration, and 
   const local = localActivityTypes(events);
   // With no MCP server anywhere, nothing is listed; the environment is read for the default system prompt.
   expect(local.slice(0, 3).sort()).toEqual(['readProjectInstructions', 'readRunEnvironment', 'readWorkspaceSettings']);
-  // Step 0 is taken before the first round that may write; the write's own checkpoint is taken
-  // inside the write_file activity: no local activity after it.
-  expect(local.slice(3)).toEqual(['glob', 'grep', ...Array(READS - 2).fill('read_file'), 'checkpointWorkspace']);
+  // Each reply here is reads only, so its model call read them (test/workflows/read-ahead.test.ts):
+  // no local activity for them. Step 0 is taken before the first round that may write; the
+  // write's own checkpoint is taken inside the write_file activity: no local activity after it.
+  expect(local.slice(3)).toEqual(['checkpointWorkspace']);
   // Ordinary activities one after the other took 19 workflow tasks here: the run's start (4) and
-  // two per tool iteration (model result → tool, tool result → model). Local ones take the start
+  // two per tool iteration (model result → tool, tool result → model). Now the start takes one
   // with its first model call (1), one per read (6), the write (2) and the answer (1).
   expect(workflowTasks(events)).toBe(1 + READS + 2 + 1);
   // The history replays, whatever order the side-by-side reads finished in.

@@ -38,7 +38,7 @@ test('a conversation the run cannot give in time fails the attempt as Transcript
     stream: false,
     step: 2,
   };
-  const callModel = createCallModel({ baseURL: h.model.url, requestTimeoutMs: 10_000 }, new TranscriptCache(1_000));
+  const callModel = createCallModel({ baseURL: h.model.url, requestTimeoutMs: 10_000 }, { transcripts: new TranscriptCache(1_000) });
   const error = await env.run(callModel, request).then(
     () => undefined,
     (err: unknown) => err,

@@ -14,6 +14,17 @@ import { TextBatcher } from './text-batcher';
 import { mcpToolDefinitions, toolDefinitions } from './tool-definitions';
 import { TRANSCRIPT_UNAVAILABLE, TranscriptCache } from './transcript-cache';
 import { recoverToolCalls } from './recover-tool-calls';
+import { readAhead, type ReadTools } from './read-ahead';
+
+/** What a model call works with besides the provider's settings; each has a default of its own. */
+export interface CallModelParts {
+  transcripts?: TranscriptCache;
+  /** The worker's own tools (`defineTool`), whose schemas the model is offered. */
+  userTools?: ReadonlyMap<string, UserToolDescriptor>;
+  providers?: Providers;
+  /** The worker's read-only tools, for the calls a reply may have read ahead (src/activities/model/read-ahead.ts). */
+  readTools?: ReadTools;
+}
 
 const HEARTBEAT_EVERY_MS = 2_000;
 /** How often a streaming call publishes its text to the run: the first text at once, then every 200 ms, every second once the reply has run two seconds. */
@@ -26,12 +37,8 @@ const START_TO_CLOSE_MARGIN_MS = 15_000;
  * The `callModel` activity: the durable part of a model call, the same for every provider, around
  * the adapter the run names (src/activities/model/providers/).
  */
-export function createCallModel(
-  config: ProviderConfig,
-  transcripts = new TranscriptCache(),
-  userTools: ReadonlyMap<string, UserToolDescriptor> = new Map(),
-  providers = new Providers(config),
-) {
+export function createCallModel(config: ProviderConfig, parts: CallModelParts = {}) {
+  const { transcripts = new TranscriptCache(), userTools = new Map(), providers = new Providers(config), readTools = {} } = parts;
   return async function callModel(request: ModelRequest): Promise<LLMResponse> {
     const context = Context.current();
     const model = request.model ?? config.defaultModel;
@@ -66,7 +73,9 @@ export function createCallModel(
       };
       const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
       const reply = request.stream ? await streamed(provider, asked, request.step, context.info.attempt) : { ...(await provider.complete(asked)), streamed: false };
-      return withinPayloadLimit(withRecoveredCalls({ ...reply, provider: provider.name }, known));
+      const response = withRecoveredCalls({ ...reply, provider: provider.name }, known);
+      const read = await readAhead(response.toolCalls, request.readAhead, readTools, MAX_RESULT_BYTES - payloadBytes(response));
+      return read ? { ...response, readAhead: read } : response;
     } catch (err) {
       // Cancelled, not a provider failure: nothing to count, and the run has moved on.
       if (context.cancellationSignal.aborted) throw new CancelledFailure('model call cancelled');
@@ -120,12 +129,13 @@ async function streamed(provider: ModelProvider, asked: ProviderRequest, step: n
  * Temporal refuses an activity result over its 2 MB payload limit, and a refused completion is
  * retried like a lost worker, which has no attempt limit: a reply that large would be asked for
  * again for ever. It fails at once instead, as the provider error it is (the model said too much).
+ * Reads run ahead take only what room the reply leaves.
  */
 const MAX_RESULT_BYTES = 1_900_000;
 
-function withinPayloadLimit(response: LLMResponse): LLMResponse {
+function payloadBytes(response: LLMResponse): number {
   const bytes = Buffer.byteLength(JSON.stringify(response));
-  if (bytes <= MAX_RESULT_BYTES) return response;
+  if (bytes <= MAX_RESULT_BYTES) return bytes;
   throw ApplicationFailure.nonRetryable(`the model's reply is ${bytes} bytes, over the ${MAX_RESULT_BYTES} a Temporal payload may carry`, 'ReplyTooLarge');
 }
 

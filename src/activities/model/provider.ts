@@ -31,7 +31,7 @@ export function requestOptions(request: Pick<ProviderRequest, 'timeoutMs' | 'sig
 }
 
 /** A reply in BareAgent's terms, before the activity marks how it reached followers. */
-export type ProviderReply = Omit<LLMResponse, 'streamed' | 'toolCallsShown' | 'recoveredToolCalls' | 'finishReason' | 'provider'> &
+export type ProviderReply = Omit<LLMResponse, 'streamed' | 'toolCallsShown' | 'recoveredToolCalls' | 'finishReason' | 'provider' | 'readAhead'> &
   Required<Pick<LLMResponse, 'stopReason'>>;
 
 /**

@@ -1,5 +1,5 @@
-import { describeIssues } from '../common/input';
-import type { ToolDescriptor } from '../common/tool-schemas';
+import { describeIssues } from './input';
+import type { ToolDescriptor } from './tool-schemas';
 import type { z } from 'zod';
 
 /**
