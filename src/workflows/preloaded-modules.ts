@@ -20,6 +20,13 @@ const WORKFLOW_STACK_FRAMES = 3;
  */
 Error.stackTraceLimit = WORKFLOW_STACK_FRAMES;
 
+/**
+ * No compiled parsers: zod compiles an object schema's parser (`new Function`) the first time it
+ * parses, and each run builds its own schemas, so every run that enters the cache paid the
+ * compiler for each schema it parsed once or twice (its input, a tool call's arguments).
+ */
+z.config({ jitless: true });
+
 z.strictObject({ ready: z.boolean() }).safeParse({ ready: true });
 
 // One storage for every run of the thread instead of several per run (src/workflows/shared-async-local-storage.ts).
