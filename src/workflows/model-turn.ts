@@ -129,7 +129,7 @@ export class ModelTurn {
       .join('\n\n');
     const proxy = modelActivities;
     const readAhead = turn ? readAheadRequest(config, state, this.context.offered) : undefined;
-    const promptTokens = estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
+    const promptTokens = () => estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
     const reserved = await this.context.tree.reserve({ promptTokens, maxOutputTokens: config.modelSettings?.maxOutputTokens });
     if (reserved && 'kind' in reserved) return reserved;
     const before = { tokens: state.budget.inputTokens + state.budget.outputTokens, costUsd: state.budget.costUsd };

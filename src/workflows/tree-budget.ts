@@ -99,9 +99,11 @@ export class TreeBudget {
    * configured limit, else DEFAULT_OUTPUT_RESERVATION, capped by this run's own share). Nothing
    * when no budget applies: the call runs as it always did. A stop when the budget cannot pay for it.
    */
-  async reserve(call: { promptTokens: number; maxOutputTokens: number | undefined }): Promise<CallGrant | Stop | undefined> {
+  /** `promptTokens` is asked only when a budget needs it: estimating a prompt builds its tools' JSON schemas. */
+  async reserve(ask: { promptTokens: () => number; maxOutputTokens: number | undefined }): Promise<CallGrant | Stop | undefined> {
     const { config, state, limits, workflowId } = this.context;
     if (!hasTreeBudget(limits)) return undefined;
+    const call = { promptTokens: ask.promptTokens(), maxOutputTokens: ask.maxOutputTokens };
     const price = priceOf(config.model, config.prices);
     let maxOutputTokens = call.maxOutputTokens ?? DEFAULT_OUTPUT_RESERVATION;
     if (config.tree) {
