@@ -1,3 +1,4 @@
+import type { PermissionMode } from './input';
 import type { ToolOutcome } from './tool-outcome';
 
 /**
@@ -11,7 +12,8 @@ export interface ReadAheadRequest {
   workspace?: string;
   /** The read-only built-in tools of this run that it would run as local activities. */
   tools: string[];
-  /** The run's deny rules (`read_file(secrets/**)`): a call one of them matches is never read ahead. */
+  /** The run's permission mode and deny rules (`read_file(secrets/**)`): a call the run's guard would not allow outright is never read ahead. */
+  mode: PermissionMode;
   deny?: string[];
 }
 

@@ -18,7 +18,7 @@ export function readAheadRequest(config: Omit<AgentRunConfig, 'resume'>, state: 
   const tools = [...READ_ONLY_TOOLS].filter((name) => offered.has(name) && !findMcpTool(state.mcp, name));
   if (tools.length === 0) return undefined;
   const deny = config.permissionRules.deny ?? [];
-  return { ...(config.workspace ? { workspace: config.workspace } : {}), tools, ...(deny.length > 0 ? { deny } : {}) };
+  return { ...(config.workspace ? { workspace: config.workspace } : {}), tools, mode: config.permissionMode, ...(deny.length > 0 ? { deny } : {}) };
 }
 
 /**

@@ -6,9 +6,8 @@ import { agentType, toolsFor } from '../loop/agent-types';
 import type { BudgetLimits } from '../loop/budget';
 import { DEFAULT_COMPACTION } from '../loop/compaction';
 import { parseRule } from '../loop/permission-rules';
-import { checkPermission, createPolicy } from '../loop/permissions';
-import { nameWritableGit } from '../loop/host-executed';
-import { guardSettingsFiles } from '../loop/settings-files';
+import { createPolicy } from '../loop/permissions';
+import { runGuard } from '../loop/run-guard';
 import type { Transition } from '../loop/transitions';
 import type { CompletionContext } from './completion';
 import { HumanChannel } from './human-channel';
@@ -51,9 +50,6 @@ export interface RunParts {
   offered: ReadonlySet<string>;
 }
 
-/** The guard of a run: the permission check, and writes of settings and instruction files ask. */
-const guardOfRun: typeof checkPermission = (policy, tool, input) => guardSettingsFiles(policy, tool, input, checkPermission(policy, tool, input));
-
 /**
  * Builds a run's collaborators from its config and its state (fresh, or carried across
  * continue-as-new), and sets its query, signal and update handlers. What they share lives in
@@ -66,7 +62,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const stream = new WorkflowStream(carried?.stream);
   const { allow = [], deny } = config.permissionRules;
   const policy = createPolicy(config.permissionMode, { allow: [...allow, ...(state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
-  const guard: typeof checkPermission = config.sandbox.writableGit === true ? (p, tool, input) => nameWritableGit(tool, guardOfRun(p, tool, input)) : guardOfRun;
+  const guard = runGuard(config.sandbox.writableGit === true);
   const type = agentType(config.agentType);
   const offered: ReadonlySet<string> = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
   const limits: BudgetLimits = { maxIterations: config.maxIterations, ...config.budgets };

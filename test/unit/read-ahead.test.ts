@@ -21,8 +21,8 @@ const hook = (event: 'PreToolUse' | 'PostToolUse') => ({ event, command: 'true',
 
 describe('what a model call may read ahead', () => {
   test('the offered read tools, the workspace and the deny rules', () => {
-    expect(readAheadRequest(config({ permissionRules: { deny: ['read_file(.env)'] } }), state(), offered)).toEqual({ workspace: '/ws', tools: ['read_file', 'glob', 'grep'], deny: ['read_file(.env)'] });
-    expect(readAheadRequest(config(), state(), new Set(['grep', 'bash']))).toEqual({ workspace: '/ws', tools: ['grep'] });
+    expect(readAheadRequest(config({ permissionRules: { deny: ['read_file(.env)'] } }), state(), offered)).toEqual({ workspace: '/ws', tools: ['read_file', 'glob', 'grep'], mode: 'default', deny: ['read_file(.env)'] });
+    expect(readAheadRequest(config(), state(), new Set(['grep', 'bash']))).toEqual({ workspace: '/ws', tools: ['grep'], mode: 'default' });
     expect(readAheadRequest(config(), state(), new Set(['bash']))).toBeUndefined();
   });
 
@@ -51,7 +51,7 @@ describe('the reads a model call runs', () => {
   writeFileSync(path.join(workspace, '.env'), 'TOKEN=x\n');
   const { read_file, glob, grep } = toolActivities;
   const tools: ReadTools = { read_file, glob, grep };
-  const request = { workspace, tools: ['read_file', 'glob', 'grep'], deny: ['read_file(.env)'] };
+  const request = { workspace, tools: ['read_file', 'glob', 'grep'], mode: 'default' as const, deny: ['read_file(.env)'] };
   const call = (id: string, name: string, input: unknown, extra: Partial<ToolCall> = {}): ToolCall => ({ id, name, input, ...extra });
 
   test('every call of the reply, in order, with the arguments the workflow checks', async () => {

@@ -74,7 +74,8 @@ export function createCallModel(config: ProviderConfig, parts: CallModelParts = 
       const known = new Set([...request.tools, ...(request.mcpTools ?? []).map((tool) => tool.name)]);
       const reply = request.stream ? await streamed(provider, asked, request.step, context.info.attempt) : { ...(await provider.complete(asked)), streamed: false };
       const response = withRecoveredCalls({ ...reply, provider: provider.name }, known);
-      const read = await readAhead(response.toolCalls, request.readAhead, readTools, MAX_RESULT_BYTES - payloadBytes(response));
+      // Reads that fail to run are left to the workflow: never a provider failure.
+      const read = await readAhead(response.toolCalls, request.readAhead, readTools, MAX_RESULT_BYTES - payloadBytes(response)).catch(() => undefined);
       return read ? { ...response, readAhead: read } : response;
     } catch (err) {
       // Cancelled, not a provider failure: nothing to count, and the run has moved on.

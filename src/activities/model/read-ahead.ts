@@ -2,11 +2,15 @@ import type { ToolCall } from '../../common/messages';
 import type { ReadAheadRequest, ReadAheadResult } from '../../common/read-ahead';
 import type { ToolOutcome, ToolRequest } from '../../common/tool-outcome';
 import { builtInDescriptor, isToolName, READ_ONLY_TOOLS, toolSchemas } from '../../common/tool-schemas';
-import { checkPermission, createPolicy, type PermissionPolicy } from '../../loop/permissions';
+import { createPolicy, type PermissionPolicy } from '../../loop/permissions';
+import { runGuard } from '../../loop/run-guard';
 import { checkArguments } from '../../common/tool-arguments';
 
 /** The worker's read-only tool activities, by tool name, as the run's local activities would run them. */
 export type ReadTools = Readonly<Record<string, (request: ToolRequest) => Promise<ToolOutcome>>>;
+
+/** The run's own guard; `sandbox.writableGit` changes only what a command's question says. */
+const guard = runGuard(false);
 
 /** How much of the model call's result the reads may take at most: reads past it are left to the workflow's own local activities. */
 const MAX_READ_AHEAD_BYTES = 1_000_000;
@@ -18,7 +22,7 @@ const MAX_READ_AHEAD_BYTES = 1_000_000;
  */
 export async function readAhead(calls: readonly ToolCall[], request: ReadAheadRequest | undefined, tools: ReadTools, roomBytes: number): Promise<Array<ReadAheadResult | null> | undefined> {
   if (!request || calls.length === 0) return undefined;
-  const policy = createPolicy('default', { deny: request.deny ?? [] });
+  const policy = createPolicy(request.mode, { deny: request.deny ?? [] });
   const planned: Array<{ name: string; input: unknown }> = [];
   for (const call of calls) {
     const runs = plan(call, request, policy, tools);
@@ -40,7 +44,7 @@ function plan(call: ToolCall, request: ReadAheadRequest, policy: PermissionPolic
   if (call.parseError || !isToolName(name) || !READ_ONLY_TOOLS.has(name) || !request.tools.includes(name) || !tools[name]) return undefined;
   const checked = checkArguments(builtInDescriptor(name), toolSchemas[name], call.input);
   if ('invalid' in checked) return undefined;
-  if (checkPermission(policy, name, checked.args).behavior !== 'allow') return undefined;
+  if (guard(policy, name, checked.args).behavior !== 'allow') return undefined;
   return { name, input: checked.args };
 }
 
