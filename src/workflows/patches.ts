@@ -10,7 +10,9 @@
  * (`npm run record-histories`) and say so in the commit. Once a release shipped the old
  * behaviour, a run of that release may be open somewhere, so the change is asked with `patched()`
  * here and in the ledger, and its old branch stays until `bareagent patches` finds no open run
- * that may replay it.
+ * that may replay it. A change taken only when a recorded result asks for it (a field of an
+ * activity's result that workers before it never set, as `readAhead` in a model call's) needs no
+ * patch either: a run recorded before replays its old branch from its own history.
  */
 /** The run-start checkpoint taken before the first round that may write, not at the start (0.2.0: at the start). */
 export const LAZY_START_CHECKPOINT = 'lazy-start-checkpoint';
