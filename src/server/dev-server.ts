@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -116,6 +116,8 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
     ...(options.extraArgs ?? []),
   ];
   const [file, argv] = privately(cli, args);
+  // A server in the background writes its output to the log: what this start wrote is read from there.
+  const logStart = options.background ? sizeOf(logFile) : 0;
   const child = options.background
     ? spawn(file, argv, { stdio: ['ignore', openSync(logFile, 'a', PRIVATE_FILE_MODE), openSync(logFile, 'a', PRIVATE_FILE_MODE)], detached: true })
     : spawn(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -129,8 +131,9 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) {
-      const message = `temporal server start-dev exited (${child.exitCode}):\n${stderr || `see ${logFile}`}`;
-      throw lostPortRace(stderr, [port, options.uiPort]) ? new PortRaceError(message) : new Error(message);
+      const output = options.background ? logTail(logFile, logStart) : stderr;
+      const message = `temporal server start-dev exited (${child.exitCode}):\n${output || `see ${logFile}`}`;
+      throw lostPortRace(output, [port, options.uiPort]) ? new PortRaceError(message) : new Error(message);
     }
     if (await isTemporalServer(options.address)) break;
     if (Date.now() > deadline) {
@@ -153,6 +156,23 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
       clearTimeout(timer);
     },
   };
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a log got since `from`, its last 8,000 characters. */
+function logTail(file: string, from: number): string {
+  try {
+    return readFileSync(file).subarray(from).toString().slice(-8000).trim();
+  } catch {
+    return '';
+  }
 }
 
 /** The database and the files SQLite keeps beside it in WAL mode. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Message } from '../../src/common/messages';
 import { Harness } from '../support/harness';
+import { toolResultsById } from '../support/tool-results';
 import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { messagesQuery, permissionDecisionSignal, statusQuery, stepsQuery } from '../../src/common/contract';
 
@@ -15,12 +15,6 @@ afterAll(() => h.close());
 const settings = (hooks: Record<string, unknown>) => ({ '.bareagent/settings.json': JSON.stringify({ hooks }) });
 // The workspace's own hooks apply once the starter vouches for them (or a human allows them: test/security/workspace-trust.test.ts).
 const trusted = { trustWorkspaceSettings: true };
-
-function resultsOf(messages: Message[]): Map<string, { content: string; is_error: boolean }> {
-  const results = new Map<string, { content: string; is_error: boolean }>();
-  for (const m of messages) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_result') results.set(b.tool_use_id, b);
-  return results;
-}
 
 test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs each call, a PermissionRequest hook sees the question', async () => {
   const scenario = `hooks-${Math.random()}`;
@@ -56,7 +50,7 @@ test('a PreToolUse hook blocks bash(rm*) with exit 2, a PostToolUse hook logs ea
   await handle.signal(permissionDecisionSignal, { requestId: mk, decision: 'allow' });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
 
-  const results = resultsOf(await handle.query(messagesQuery));
+  const results = toolResultsById(await handle.query(messagesQuery));
   expect(results.get('rm')).toEqual({ type: 'tool_result', tool_use_id: 'rm', content: 'Blocked by a PreToolUse hook: rm is not allowed here: use git clean', is_error: true });
   expect(existsSync(path.join(workspace, 'build/out.js'))).toBe(true);
   expect(results.get('ls')?.content).toContain('out.js');
@@ -101,7 +95,7 @@ test('a hook that hangs is timed out, recorded, and the call goes on; a JSON dec
   expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('a');
   const steps = await handle.query(stepsQuery);
   expect(steps.find((s) => s.reason === 'hook_failed')?.detail).toBe('PreToolUse hook `sleep 30`: timed out after 1 s; the default applies');
-  expect(resultsOf(await handle.query(messagesQuery)).get('e')?.content).toBe('Blocked by a PreToolUse hook: a.txt is generated');
+  expect(toolResultsById(await handle.query(messagesQuery)).get('e')?.content).toBe('Blocked by a PreToolUse hook: a.txt is generated');
 });
 
 test('a Stop hook refuses the final answer once, with a reason the model sees', async () => {

@@ -4,6 +4,7 @@ import type { Message } from '../../src/common/messages';
 import { messagesQuery } from '../../src/common/contract';
 import { tracingSinks } from '../../src/worker/tracing-sinks';
 import { Harness } from '../support/harness';
+import { toolResultsById } from '../support/tool-results';
 import { localActivityTypes, scheduledActivityTypes } from '../support/history-activities';
 import { readTestEnv } from '../support/test-env';
 
@@ -33,12 +34,6 @@ function activityResults(history: History): unknown[] {
 const readAheadOf = (history: History) => activityResults(history).flatMap((r) => ((r as { readAhead?: unknown[] }).readAhead ? [(r as { readAhead: unknown[] }).readAhead] : []));
 const historyBytes = (history: History) => Buffer.from(temporal.api.history.v1.History.encode(history).finish());
 
-function resultsOf(messages: Message[]): Map<string, { content: string; is_error: boolean }> {
-  const results = new Map<string, { content: string; is_error: boolean }>();
-  for (const m of messages) if (Array.isArray(m.content)) for (const b of m.content) if (b.type === 'tool_result') results.set(b.tool_use_id, b);
-  return results;
-}
-
 test('a reply of reads only is read by its model call: no local activity, the same results, and the history replays', async () => {
   const scenario = `read-ahead-${Math.random()}`;
   h.model.setScenario(scenario, [
@@ -52,7 +47,7 @@ test('a reply of reads only is read by its model call: no local activity, the sa
   const handle = await h.start({ prompt: 'read', model: scenario, workspace, permissionMode: 'default', stream: false });
   expect(await handle.result()).toMatchObject({ text: 'Read.' });
 
-  const results = resultsOf(await handle.query<Message[]>(messagesQuery));
+  const results = toolResultsById(await handle.query<Message[]>(messagesQuery));
   expect(results.get('g')?.content).toContain('notes.md');
   expect(results.get('r')?.content).toContain('1: a needle in the notes');
   expect(results.get('s')?.content).toContain('a needle in the notes');
@@ -80,7 +75,7 @@ test('a denied read beside an allowed one: neither is read ahead, and the denied
   const handle = await h.start({ prompt: 'read', model: scenario, workspace, permissionMode: 'bypass', permissionRules: { deny: ['read_file(secret.txt)'] }, stream: false });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
 
-  const results = resultsOf(await handle.query<Message[]>(messagesQuery));
+  const results = toolResultsById(await handle.query<Message[]>(messagesQuery));
   expect(results.get('ok')?.content).toContain('plain notes');
   expect(results.get('no')).toMatchObject({ is_error: true });
   const history = await handle.fetchHistory();
@@ -100,7 +95,7 @@ test('with a PreToolUse hook no read is read ahead: a read the hook blocks was n
   });
   const handle = await h.start({ prompt: 'read', model: scenario, workspace, permissionMode: 'bypass', trustWorkspaceSettings: true, stream: false });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
-  expect(resultsOf(await handle.query<Message[]>(messagesQuery)).get('b')?.content).toContain('not that file');
+  expect(toolResultsById(await handle.query<Message[]>(messagesQuery)).get('b')?.content).toContain('not that file');
   const history = await handle.fetchHistory();
   expect(readAheadOf(history)).toEqual([]);
   expect(historyBytes(history).includes(secret)).toBe(false);
@@ -114,7 +109,7 @@ test('a read after a write in one reply is not read ahead: it reads what the wri
   ]);
   const handle = await h.start({ prompt: 'write then read', model: scenario, workspace: h.workspace({ 'a.txt': 'before\n' }), permissionMode: 'auto', stream: false });
   expect(await handle.result()).toMatchObject({ text: 'Done.' });
-  expect(resultsOf(await handle.query<Message[]>(messagesQuery)).get('r')?.content).toContain('1: written now');
+  expect(toolResultsById(await handle.query<Message[]>(messagesQuery)).get('r')?.content).toContain('1: written now');
   const history = await handle.fetchHistory();
   expect(readAheadOf(history)).toEqual([]);
   expect(localActivityTypes(history.events)).toContain('read_file');
