@@ -1,4 +1,4 @@
-import type { AttachmentLimits } from './input';
+import type { AttachmentLimits, PermissionMode } from './input';
 import { visibleText } from './visible-text';
 
 export interface Mention {
@@ -13,6 +13,8 @@ export interface AttachRequest {
   workspace?: string;
   mentions: Mention[];
   limits: AttachmentLimits;
+  /** Also attach the local files the attached files import, each only if the run's guard (this mode and these deny rules) allows reading it outright. */
+  imports?: { mode: PermissionMode; deny?: string[] };
 }
 
 /** One mentioned file (numbered, as read_file shows it) or directory (a listing), as attached. */
@@ -24,6 +26,8 @@ export interface Attachment {
   text: string;
   /** Cut by the caps: the model reads on with read_file. */
   truncated?: boolean;
+  /** Attached because this attached file imports it, not because the message named it. */
+  importedBy?: string;
 }
 
 /** A mention that attached nothing, and why (a plain path that does not exist is not listed). */

@@ -62,6 +62,8 @@ export const AttachmentLimits = z.strictObject({
   maxFiles: z.number().int().min(0).max(50).default(8),
   maxFileChars: z.number().int().positive().max(200_000).default(30_000),
   maxTotalChars: z.number().int().positive().max(1_000_000).default(60_000),
+  /** Also attach the local files an attached file imports (`require('./x')`, `from .x import y`), under the same caps, each only when the run's rules let it be read. */
+  imports: z.boolean().default(false),
 });
 export type AttachmentLimits = z.output<typeof AttachmentLimits>;
 
@@ -202,7 +204,7 @@ export const AgentRunInput = z.strictObject({
   finalAnswer: z.enum(['text', 'tool']).default('text'),
   /** `at`: `@path` and `@dir/` in the prompt and follow-ups attach the file (numbered) or a listing; `plain`: paths without `@` that exist too; `off`: none. */
   attachMentionedPaths: z.enum(['at', 'plain', 'off']).default('at'),
-  attachments: AttachmentLimits.default({ maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 }),
+  attachments: AttachmentLimits.default({ maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000, imports: false }),
   /**
    * The first turn drafts the one JavaScript or Python file the prompt attaches: the model is asked
    * once, with no tools and no system prompt, for the finished file (the request it would get

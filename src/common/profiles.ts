@@ -8,7 +8,7 @@ export interface ModelProfile {
   finalAnswer: 'text' | 'tool';
   attachMentionedPaths: 'at' | 'plain' | 'off';
   modelSettings: { temperature?: number; maxOutputTokens?: number };
-  attachments: { maxFiles: number; maxFileChars: number; maxTotalChars: number };
+  attachments: { maxFiles: number; maxFileChars: number; maxTotalChars: number; imports?: boolean };
   /** Working habits for the system prompt, before the input's own `appendSystemPrompt` (both are kept). */
   guidance?: string;
   /** `draftFirst`: the first turn asks for the finished file, as the model alone would be asked. */
@@ -22,11 +22,12 @@ export const MODEL_PROFILES = {
    * and attachments that leave room in a small context.
    */
   'small-local': {
-    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters, whole-file writes of small files and the code\'s own examples run before the answer, a first turn that drafts the attached file as the model alone would',
+    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters (with the local files the attached ones import), whole-file writes of small files, renames by one sed command, and the code\'s own examples run before the answer, a first turn that drafts the attached file as the model alone would',
     finalAnswer: 'tool',
     attachMentionedPaths: 'plain',
     modelSettings: { temperature: 0.2, maxOutputTokens: 1024 },
-    attachments: { maxFiles: 4, maxFileChars: 8_000, maxTotalChars: 12_000 },
+    // A small model guesses what `require('./settings')` holds rather than read it: the files an attached file imports come with it.
+    attachments: { maxFiles: 4, maxFileChars: 8_000, maxTotalChars: 12_000, imports: true },
     // Asked alone for the finished function, the 1.5B model solved 15 of 21 tasks; the same model's
     // first code inside the loop, with tools and the system prompt, was worse (EVALS.md).
     draftFirst: true,
@@ -34,7 +35,7 @@ export const MODEL_PROFILES = {
     // write of a small file needs no old_text to match. Its own examples catch a wrong body early;
     // after a failing example it would otherwise edit the example.
     guidance:
-      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file, keeping everything you do not change (other functions, imports, module.exports) as it is. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names. When they fail, fix the code, never the tests or examples.',
+      'To change a small file (under about 80 lines), call write_file with its whole new content instead of edit_file, keeping everything you do not change (other functions, imports, module.exports) as it is. Before final_answer, run the code\'s own examples or tests where it has them: `python3 -m doctest FILE` for examples in Python docstrings, `node test.js` or the test command the task names. When they fail, fix the code, never the tests or examples. To rename a name in every file, one bash command does it: `grep -rlw OLD --exclude-dir=.git --exclude-dir=node_modules . | xargs -r sed -i \'s/\\bOLD\\b/NEW/g\'` with the two names in place of OLD and NEW; then grep for the old name to check that none is left.',
   },
 } as const satisfies Record<string, ModelProfile>;
 

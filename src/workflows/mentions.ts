@@ -55,7 +55,13 @@ function read(config: MentionContext['config'], mentions: Mention[]): Promise<At
   const proxy = local ? localReadTools : repeatableTools;
   const summary = `attach ${mentions.map((m) => m.path).join(' ')}`.slice(0, 200);
   return proxy.attachMentions.executeWithOptions({ summary, ...(config.toolTaskQueue ? { taskQueue: config.toolTaskQueue } : {}) }, [
-    { ...(config.workspace ? { workspace: config.workspace } : {}), mentions, limits: config.attachments },
+    {
+      ...(config.workspace ? { workspace: config.workspace } : {}),
+      mentions,
+      limits: config.attachments,
+      // Imports are read by the activity: it checks each with the run's guard, as a read_file call would be.
+      ...(config.attachments.imports ? { imports: { mode: config.permissionMode, ...(config.permissionRules.deny?.length ? { deny: config.permissionRules.deny } : {}) } } : {}),
+    },
   ]);
 }
 

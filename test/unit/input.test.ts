@@ -33,7 +33,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         concurrency: { backgroundJobs: 4, subagents: 4 },
         finalAnswer: 'text',
         attachMentionedPaths: 'at',
-        attachments: { maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000 },
+        attachments: { maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000, imports: false },
         draftFirst: false,
       },
     });
@@ -68,7 +68,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       mcpServers: { local: { command: 'mcp-x', args: ['--y'], env: { A: 'b' } }, remote: { url: 'https://mcp.example.com/mcp', headers: {} } },
       finalAnswer: 'tool',
       attachMentionedPaths: 'off',
-      attachments: { maxFiles: 1, maxFileChars: 10, maxTotalChars: 20 },
+      attachments: { maxFiles: 1, maxFileChars: 10, maxTotalChars: 20, imports: true },
       draftFirst: true,
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });

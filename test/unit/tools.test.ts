@@ -124,10 +124,18 @@ describe('write_file and edit_file', () => {
     );
     expect(readFileSync(path.join(root, 'docs/new/guide.md'), 'utf8')).toBe('hello');
   });
-  test('edit_file replaces the first match only, and says when old_text is missing', async () => {
+  test('edit_file replaces the first match only, says where old_text is still, and says when it is missing', async () => {
     writeFileSync(path.join(root, 'twice.txt'), 'one two one');
-    expect(await editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'one', new_text: 'ONE' }))).toBe(`Edited twice.txt\ntwice.txt now, 1 line, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: ONE two one`);
+    expect(await editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'one', new_text: 'ONE' }))).toBe(
+      `Edited twice.txt. old_text is still in the file, on line 1: edit_file replaces only its first occurrence, so edit that line too if it should change\ntwice.txt now, 1 line, numbered as read_file numbers them (the "12: " prefixes are not part of the file):\n1: ONE two one`,
+    );
     expect(readFileSync(path.join(root, 'twice.txt'), 'utf8')).toBe('ONE two one');
+    // A rename: the lines still holding the old name are named; a new_text that holds old_text is not counted.
+    writeFileSync(path.join(root, 'user.js'), 'function getName(u) {}\n\nconst a = getName(1);\nmodule.exports = { getName };\n');
+    const renamed = await editFile(root, args('edit_file', { file_path: 'user.js', old_text: 'getName', new_text: 'fetchName' }));
+    expect(renamed.split('\n')[0]).toBe('Edited user.js. old_text is still in the file, on lines 3, 4: edit_file replaces only its first occurrence, so edit those lines too if they should change');
+    writeFileSync(path.join(root, 'grow.txt'), 'a b\n');
+    expect(await editFile(root, args('edit_file', { file_path: 'grow.txt', old_text: 'a', new_text: 'a a' }))).toMatch(/^Edited grow\.txt\n/);
     await expect(editFile(root, args('edit_file', { file_path: 'twice.txt', old_text: 'three', new_text: 'x' }))).rejects.toThrow(
       'old_text not found in file',
     );
@@ -183,6 +191,13 @@ describe('glob and grep', () => {
     expect(await glob(root, args('glob', { pattern: '**/*.ts' }))).toBe('src/app.ts');
     expect(await glob(root, args('glob', { pattern: '*.ts', path: 'src' }))).toBe('src/app.ts');
     expect(await glob(root, args('glob', { pattern: '*.py' }))).toBe('No files matched "*.py" in the workspace (.git and node_modules are not searched).');
+  });
+  test('glob says how many files matched, and how many it did not show', async () => {
+    mkdirSync(path.join(root, 'many/deep'), { recursive: true });
+    for (const name of ['a.js', 'b.js', 'deep/c.js', 'notes.md']) writeFileSync(path.join(root, 'many', name), '');
+    expect(await glob(root, args('glob', { pattern: 'many/**/*.js' }))).toBe('many/a.js\nmany/b.js\nmany/deep/c.js\n[3 files matched]');
+    for (let i = 0; i < 1002; i++) writeFileSync(path.join(root, 'many/deep', `f${i}.txt`), '');
+    expect((await glob(root, args('glob', { pattern: 'many/**/*.txt' }))).split('\n').at(-1)).toBe('[1002 files matched; 2 more not shown]');
   });
   test('grep finds lines with path and line number, filters by include', async () => {
     expect(await grep(root, args('grep', { pattern: 'const b' }))).toBe('src/app.ts:2: const b = 2;');
@@ -336,6 +351,10 @@ describe('a numbered listing written back as content', () => {
     const twice = `solution.js now, 4 lines, ${N}\n1: solution.js now, 3 lines, ${N}\n2: 1: a\n3: 2: b\n4: 3: c\n`;
     await writeFile(root, args('write_file', { file_path: 'twice.txt', content: twice }));
     expect(readFileSync(path.join(root, 'twice.txt'), 'utf8')).toBe('a\nb\nc\n');
+    // The model's own empty line between two numbered ones, under the header (seen from the local model).
+    const gapped = `user.js now, 4 lines, ${N}\n1: function f() {\n2: }\n\n3: \n4: module.exports = { f };`;
+    await writeFile(root, args('write_file', { file_path: 'user.js', content: gapped }));
+    expect(readFileSync(path.join(root, 'user.js'), 'utf8')).toBe('function f() {\n}\n\nmodule.exports = { f };');
   });
   test("edit_file's numbered new_text loses its numbers; text that only looks numbered is kept", async () => {
     writeFileSync(path.join(root, 'f.py'), 'def f():\n    pass\n');
@@ -345,6 +364,9 @@ describe('a numbered listing written back as content', () => {
     expect(readFileSync(path.join(root, 'list.txt'), 'utf8')).toBe('1: apples\n2: pears\n');
     await writeFile(root, args('write_file', { file_path: 'gap.txt', content: '1: a\n2: b\n4: c\n' }));
     expect(readFileSync(path.join(root, 'gap.txt'), 'utf8')).toBe('1: a\n2: b\n4: c\n');
+    // Without our header, an empty line between numbered ones is the file's own.
+    await writeFile(root, args('write_file', { file_path: 'spaced.txt', content: '1: a\n\n2: b\n\n3: c\n' }));
+    expect(readFileSync(path.join(root, 'spaced.txt'), 'utf8')).toBe('1: a\n\n2: b\n\n3: c\n');
   });
 });
 
@@ -384,6 +406,11 @@ describe('a whole-file write that drops what the file had', () => {
     expect(result).toContain('Note: this write replaced the whole file, and it no longer exports deepGet, helper, which it did before.');
     writeFileSync(path.join(root, 'm.py'), 'import re\n\ndef slugify(s):\n    raise NotImplementedError\n\nclass Slug:\n    pass\n');
     expect(await writeFile(root, args('write_file', { file_path: 'm.py', content: 'def slugify(s):\n    return s\n' }))).toContain('no longer defines Slug');
+    // A rename drops one name and adds another: the note names both, and does not only ask for the old one back.
+    writeFileSync(path.join(root, 'user.js'), 'function getUserName(u) {}\n\nmodule.exports = { getUserName };\n');
+    expect(await writeFile(root, args('write_file', { file_path: 'user.js', content: 'function fetchUserName(u) {}\n\nmodule.exports = { fetchUserName };\n' }))).toContain(
+      'Note: this write replaced the whole file; it no longer exports getUserName, which it did before, and now has fetchUserName. If a test or another file still uses getUserName, write it back; if you renamed it, change the files that use the old name too (grep for it).',
+    );
   });
 
   test('a write that keeps every name, or a file of another language, gets no note', async () => {

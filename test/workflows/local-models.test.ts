@@ -168,3 +168,39 @@ test('a hostile workspace: a symlink out of it, a FIFO and a huge file attach no
   expect(Number(huge?.[1])).toBeLessThanOrEqual(2);
   expect(sent).toMatch(/\[attachment cut after line \d+: read huge\.txt with read_file offset=\d+ for the rest\]/);
 });
+
+test('profile small-local attaches the local files an attached file imports, never one the rules deny, a FIFO or a link out of the workspace', async () => {
+  h.model.setScenario('imports', [{ toolCalls: [{ id: 'f1', name: 'final_answer', arguments: { answer: '8081' } }] }]);
+  const outside = h.workspace({ 'key.js': 'OUTSIDE-SECRET\n' });
+  const workspace = h.workspace({
+    'src/server.js':
+      "const { PORT } = require('./settings');\nconst key = require('./secret');\nconst out = require('./out');\nconst up = require('../../../../etc/passwd');\nrequire('./pipe.js');\nrequire('node:http').createServer().listen(PORT);\n",
+    'src/settings.js': 'module.exports = { PORT: 8081 };\n',
+    'src/secret.js': 'module.exports = "DENIED-SECRET";\n',
+  });
+  const { symlinkSync } = await import('node:fs');
+  const { execFileSync } = await import('node:child_process');
+  symlinkSync(path.join(outside, 'key.js'), path.join(workspace, 'src/out.js'));
+  execFileSync('mkfifo', [path.join(workspace, 'src/pipe.js')]);
+  const handle = await h.start({
+    prompt: 'On which port does src/server.js listen?',
+    model: 'imports',
+    workspace,
+    stream: false,
+    profile: 'small-local',
+    permissionMode: 'bypass',
+    permissionRules: { deny: ['read_file(src/secret.js)'] },
+  });
+  const events = collectEvents(h.client, handle.workflowId);
+  await handle.result();
+  const sent = firstUser(h.model.requestsFor('imports')[0]!.body);
+  expect(sent).toContain('[Attached src/settings.js (numbered as read_file shows it, 35 B)]\n1: module.exports = { PORT: 8081 };\n[End of src/settings.js]');
+  for (const secret of ['DENIED-SECRET', 'OUTSIDE-SECRET', 'root:']) expect(sent).not.toContain(secret);
+  expect(sent).not.toContain('[Mentioned but not attached]');
+  expect((await events).filter((e) => e.type === 'attachments')[0]).toMatchObject({ files: [{ path: 'src/server.js' }, { path: 'src/settings.js' }] });
+  // Once, in history: a replay reads nothing.
+  const history = await handle.fetchHistory();
+  expect(scheduled(history, 'attachMentions')).toBe(1);
+  rmSync(path.join(workspace, 'src'), { recursive: true });
+  await Worker.runReplayHistory({ workflowBundle: { codePath: readTestEnv().bundlePath }, sinks: tracingSinks(undefined) }, history, handle.workflowId);
+});

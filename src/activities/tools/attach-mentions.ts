@@ -5,9 +5,17 @@ import { readFile } from './read-file';
 import { openInWorkspace } from './safe-open';
 import { readDirectoryAt } from './safe-walk';
 import { workspaceRoot } from './workspace';
+import { importCandidates } from './attach-imports';
+import { createPolicy } from '../../loop/permissions';
+import { runGuard } from '../../loop/run-guard';
+import { canonicalPath } from '../../loop/workspace-path';
 
 /** A directory mention lists this many entries at most. */
 const MAX_LISTED = 200;
+/** Paths tried for the imports of one message at most (each import names a few: `./x.js`, `./x.ts`, ...). */
+const MAX_IMPORT_READS = 64;
+/** The run's guard; `sandbox.writableGit` changes only what a command's question says. */
+const guard = runGuard(false);
 
 /**
  * The files and directories a message mentions (src/loop/mentions.ts), read for the message: a
@@ -45,7 +53,45 @@ export async function attachMentions(request: AttachRequest): Promise<AttachResu
       skip((err as Error).message);
     }
   }
+  if (request.imports) await attachImports(root, request, result, left);
   return result;
+}
+
+/**
+ * After the mentioned files, the local files they import (one step, not the imports' imports),
+ * within what the caps leave: each path first through the run's guard as a read_file call would
+ * go (its deny rules, the settings files), and only one it allows outright is read. An import
+ * that names no file here, or that the guard stops, is passed over in silence.
+ */
+async function attachImports(root: string, request: AttachRequest, result: AttachResult, room: number): Promise<void> {
+  const policy = createPolicy(request.imports!.mode, { deny: request.imports!.deny ?? [] });
+  const { maxFiles, maxFileChars } = request.limits;
+  const taken = new Set(result.attachments.map((a) => canonicalPath(a.path)));
+  let left = room;
+  let reads = 0;
+  for (const attached of [...result.attachments]) {
+    if (attached.kind !== 'file') continue;
+    for (const candidates of importCandidates(canonicalPath(attached.path), attached.text)) {
+      if (result.attachments.length >= maxFiles || left <= 0 || reads >= MAX_IMPORT_READS) return;
+      if (candidates.some((candidate) => taken.has(candidate))) continue;
+      for (const candidate of candidates) {
+        if (guard(policy, 'read_file', { file_path: candidate }).behavior !== 'allow') continue;
+        if (++reads > MAX_IMPORT_READS) return;
+        const read = await readFile(root, { file_path: candidate, offset: 0 }).catch((err: unknown) => {
+          if (err instanceof FileNotFoundError || err instanceof NotADirectoryError || err instanceof IsADirectoryError) return undefined;
+          return null;
+        });
+        if (read === undefined) continue;
+        if (read !== null) {
+          const cut = cutToCap(read, Math.min(maxFileChars, left), candidate);
+          result.attachments.push({ path: candidate, kind: 'file', chars: cut.text.length, text: cut.text, importedBy: attached.path, ...(cut.truncated ? { truncated: true } : {}) });
+          left -= cut.text.length;
+          taken.add(candidate);
+        }
+        break;
+      }
+    }
+  }
 }
 
 async function readMention(root: string, mentioned: string): Promise<{ kind: Attachment['kind']; text: string }> {

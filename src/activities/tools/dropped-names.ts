@@ -91,5 +91,12 @@ export function droppedNamesNote(filePath: string, before: string, after: string
     ...(lostExports.length > 0 ? [`no longer exports ${list(lostExports)}`] : []),
     ...(lostDefinitions.length > 0 ? [`no longer defines ${list(lostDefinitions)}`] : []),
   ];
+  const lost = [...lostExports, ...lostDefinitions];
+  const added = [...new Set([...now.exported, ...now.defined])].filter((name) => !old.exported.has(name) && !old.defined.has(name));
+  // A rename drops a name and adds one: telling the model to write the old name back undoes it.
+  if (added.length > 0) {
+    const them = lost.length === 1 ? 'it' : 'them';
+    return `Note: this write replaced the whole file; it ${parts.join(' and ')}, which it did before, and now has ${list(added)}. If a test or another file still uses ${list(lost)}, write ${them} back; if you renamed ${them}, change the files that use the old ${lost.length === 1 ? 'name' : 'names'} too (grep for ${them}).`;
+  }
   return `Note: this write replaced the whole file, and it ${parts.join(' and ')}, which it did before. If they are still needed (a test or another file uses them), write them back.`;
 }

@@ -13,6 +13,31 @@ import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 export const CHANGED_BY_EARLIER_EDIT =
   'old_text was in the file before your own earlier edit_file of it in this run, which changed those lines: edit the file as it is now.';
 
+/** Lines named in the note on the occurrences an edit left alone. */
+const MAX_NAMED_LINES = 10;
+
+/**
+ * A note when old_text is still in the edited file outside the replaced text: edit_file replaces
+ * only the first occurrence, and a model renaming a name takes the one edit for all of them.
+ * Linear in the file, which MAX_EDIT_FILE_BYTES bounds.
+ */
+export function otherOccurrences(edited: string, oldText: string, replacedFrom: number, replacedTo: number): string {
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0;
+  for (let at = edited.indexOf(oldText); at >= 0; at = edited.indexOf(oldText, at + oldText.length)) {
+    if (at < replacedTo && at + oldText.length > replacedFrom) continue;
+    for (let i = edited.indexOf('\n', counted); i >= 0 && i < at; i = edited.indexOf('\n', i + 1)) {
+      line++;
+      counted = i + 1;
+    }
+    if (lines.at(-1) !== line) lines.push(line);
+  }
+  if (lines.length === 0) return '';
+  const shown = lines.length > MAX_NAMED_LINES ? `${lines.slice(0, MAX_NAMED_LINES).join(', ')} and ${lines.length - MAX_NAMED_LINES} more` : lines.join(', ');
+  return `. old_text is still in the file, on line${lines.length === 1 ? '' : 's'} ${shown}: edit_file replaces only its first occurrence, so edit ${lines.length === 1 ? 'that line too if it should' : 'those lines too if they should'} change`;
+}
+
 /**
  * What the workflow knows of the file from the run's conversation, for a miss's explanation:
  * `read`, whether the run read (or wrote, or was shown) it, false adding that the model guessed;
@@ -61,7 +86,8 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
         : `Edited ${args.file_path}`,
       ...(unnumbered === undefined ? [] : [UNNUMBERED_NOTE]),
     ].join(' ');
-    return withRegion(done, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
+    const others = otherOccurrences(edited, args.old_text, start, start + newText.length);
+    return withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
   } finally {
     await closeOpened(opened);
   }

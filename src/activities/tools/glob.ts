@@ -43,8 +43,14 @@ export async function glob(root: string, args: ToolArgs<'glob'>): Promise<string
     .map((match) => displayPath(root, path.join(base, match)))
     .sort()
     .slice(0, MAX_GLOB_RESULTS);
-  const more = inside.length > shown.length ? `\n[${inside.length - shown.length} more files not shown]` : '';
-  return shown.join('\n') + more + (note ? `\n${note}` : '');
+  // The count, said: a small model asked how many files match miscounts a list of them.
+  const count =
+    inside.length > shown.length
+      ? `\n[${inside.length} files matched; ${inside.length - shown.length} more not shown]`
+      : inside.length > 1
+        ? `\n[${inside.length} files matched]`
+        : '';
+  return shown.join('\n') + count + (note ? `\n${note}` : '');
 }
 
 /** Where a workspace directory really is, opened as the file tools open a path; undefined when it is not a directory there. */

@@ -31,6 +31,9 @@ export function unnumberedPaste(text: string, layers = MAX_LAYERS): string | und
   const all = lines.length;
   lines = lines.filter((line) => !isListingFrame(line));
   const framed = all - lines.length;
+  // Under our own header, an empty line without a number is one the model added between two numbered
+  // lines (the file's own empty lines carry their numbers): it is not part of the file either.
+  if (framed > 0) lines = lines.filter((line) => line !== '');
   // Unframed, a short numbered text may be meant as such ("1: apples").
   if (lines.length < (framed > 0 ? 1 : 3)) return undefined;
   let expected = Number(NUMBERED.exec(lines[0]!)?.[1] ?? NaN);
