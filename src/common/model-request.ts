@@ -9,6 +9,12 @@ export interface ModelRequest {
   /** The adapter that serves the call; absent: the worker's default provider. */
   provider?: ProviderName;
   systemPrompt?: string;
+  /**
+   * The run's own context (workspace, date, listing), sent at the head of the first user message
+   * rather than in the system prompt: the system prompt and the tools then stay the same from run
+   * to run, and a model server's prompt cache serves them.
+   */
+  runContext?: string;
   /** The whole conversation; or, with `transcript`, only the messages after `transcript.from`. */
   messages: Message[];
   /**

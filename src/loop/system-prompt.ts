@@ -28,18 +28,32 @@ const ROLES: Record<string, string> = {
 };
 
 /**
- * The coding agent's default system prompt: who it is, where it works, what its sandbox allows and
- * the tool habits that matter most to a small model (read before editing, exact old_text, run the
- * tests, answer without a tool call when done). Kept short: about 600 tokens with a full listing.
+ * The coding agent's default system prompt: who it is and the tool habits that matter most to a
+ * small model (read before editing, exact old_text, run the tests, answer without a tool call when
+ * done). The same for every run of one configuration, so that a model server's prompt cache keeps
+ * it, and the tool definitions its chat template renders after it, from one run to the next; what
+ * is the run's own (its workspace, date, listing) is its run context (`runContext`).
  */
 export function defaultSystemPrompt(facts: SystemPromptFacts): string {
-  const { environment: env, tools } = facts;
+  const { tools } = facts;
   const role = ROLES[facts.agentType];
   const who = role
     ? `You are a subagent of BareAgent, ${role}. Your final answer goes back to the agent that started you: make it self-contained.`
     : facts.depth > 0
       ? 'You are a subagent of BareAgent, a coding agent, given one task by another agent. Your final answer goes back to that agent: make it self-contained.'
-      : 'You are BareAgent, a coding agent. You work on the task in the workspace below through tool calls, then answer.';
+      : 'You are BareAgent, a coding agent. You work on the task in the workspace the first message describes, through tool calls, then answer.';
+  const readOnly = !facts.sandbox.writableWorkspace;
+  const habits = habitsOf(tools, readOnly);
+  return [who, `# How to work\n${habits.join('\n')}`].join('\n\n');
+}
+
+/**
+ * The run's own context, sent at the head of its first message: the workspace, date, OS, what the
+ * sandbox allows, the permission mode and the listing read at run start. Kept short: about 500
+ * tokens with a full listing.
+ */
+export function runContext(facts: SystemPromptFacts): string {
+  const { environment: env } = facts;
   const readOnly = !facts.sandbox.writableWorkspace;
   const environment = [
     `- Workspace: ${env.workspace} (tool paths are relative to it; nothing outside it is reachable)`,
@@ -52,7 +66,11 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
   ];
   const more = env.omitted > 0 ? `\n(${env.omitted} more entries not shown: use glob)` : '';
   const listing = env.listing ? `${env.listing}${more}` : '(empty)';
-  const habits = [
+  return [`# Environment\n${environment.join('\n')}`, `# Workspace at run start\n${listing}`].join('\n\n');
+}
+
+function habitsOf(tools: ReadonlySet<string>, readOnly: boolean): string[] {
+  return [
     tools.has('glob') || tools.has('grep') ? '- Find files with glob and grep; read them with read_file before you change or explain them.' : undefined,
     tools.has('edit_file')
       ? '- edit_file: read the file first in this run; old_text must be copied exactly from read_file output, without the "12: " line-number prefixes, and be unique in the file. Prefer several small edits to one large one; use write_file for new files.'
@@ -63,5 +81,4 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
       ? '- When the task is done and checked, call final_answer with your answer (for a change: what you changed and how you checked it). A reply without a tool call is not an answer. Do not ask the user to do the work.'
       : '- When the task is done, reply with a short summary and no tool call. Do not ask the user to do the work.',
   ].filter((line): line is string => line !== undefined);
-  return [who, `# Environment\n${environment.join('\n')}`, `# Workspace at run start\n${listing}`, `# How to work\n${habits.join('\n')}`].join('\n\n');
 }

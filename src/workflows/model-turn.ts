@@ -8,7 +8,7 @@ import { modelActivities } from './activity-proxies';
 import { compactHistory, type TokenCounting } from './compaction-step';
 import { mcpSystemNote } from './mcp-tools';
 import { instructionsPrompt } from './project-instructions';
-import { basePrompt } from './run-environment';
+import { basePrompt, contextPrompt } from './run-environment';
 import { sandboxRequest } from './sandbox-request';
 import type { SandboxRequest } from '../common/sandbox';
 import type { McpTool } from '../common/mcp';
@@ -127,14 +127,15 @@ export class ModelTurn {
     const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
+    const runContext = turn ? contextPrompt(config, state, this.sandbox, new Set(tools)) : undefined;
     const proxy = modelActivities;
     const readAhead = turn ? readAheadRequest(config, state, this.context.offered) : undefined;
-    const promptTokens = () => estimatePromptTokens({ messages, systemPrompt, tools, mcpTools, anchor });
+    const promptTokens = () => estimatePromptTokens({ messages, systemPrompt: [systemPrompt, runContext].filter(Boolean).join('\n\n'), tools, mcpTools, anchor });
     const reserved = await this.context.tree.reserve({ promptTokens, maxOutputTokens: config.modelSettings?.maxOutputTokens });
     if (reserved && 'kind' in reserved) return reserved;
     const before = { tokens: state.budget.inputTokens + state.budget.outputTokens, costUsd: state.budget.costUsd };
     try {
-      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, mcpTools, ...(model ? { model } : {}), ...(readAhead ? { readAhead } : {}) });
+      return await this.callWithin(reserved, proxy, { messages, tools, stream, purpose, systemPrompt, ...(runContext ? { runContext } : {}), mcpTools, ...(model ? { model } : {}), ...(readAhead ? { readAhead } : {}) });
     } finally {
       const used = { tokens: state.budget.inputTokens + state.budget.outputTokens - before.tokens, costUsd: state.budget.costUsd - before.costUsd };
       await this.context.tree.settle(reserved, used);
@@ -145,7 +146,7 @@ export class ModelTurn {
   private async callWithin(
     grant: CallGrant | undefined,
     proxy: typeof modelActivities,
-    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; mcpTools: McpTool[]; model?: string; readAhead?: ReadAheadRequest },
+    call: { messages: Message[]; tools: string[]; stream: boolean; purpose: string; systemPrompt: string; runContext?: string; mcpTools: McpTool[]; model?: string; readAhead?: ReadAheadRequest },
   ): Promise<LLMResponse> {
     const { config, state } = this.context;
     const { messages, tools, stream, purpose, systemPrompt, mcpTools } = call;
@@ -158,6 +159,7 @@ export class ModelTurn {
           ...(model ? { model } : {}),
           ...(config.provider ? { provider: config.provider } : {}),
           ...(systemPrompt ? { systemPrompt } : {}),
+          ...(call.runContext ? { runContext: call.runContext } : {}),
           ...this.transcript.requestFor(messages),
           tools,
           ...(settings ? { settings } : {}),
@@ -172,7 +174,7 @@ export class ModelTurn {
     );
     if (response.usageMissing) {
       // Without a count, token and cost budgets would never trip: estimate what was sent and received.
-      const inputTokens = estimateContextTokens(messages) + estimateTextTokens(systemPrompt) + estimateTextTokens(JSON.stringify(mcpTools));
+      const inputTokens = estimateContextTokens(messages) + estimateTextTokens(systemPrompt) + estimateTextTokens(call.runContext ?? '') + estimateTextTokens(JSON.stringify(mcpTools));
       response.usage = { inputTokens, outputTokens: estimateTextTokens(response.text + JSON.stringify(response.toolCalls)) };
       state.usageEstimated = true;
       state.usageEstimatePending = true;

@@ -1,6 +1,6 @@
 import type { AgentRunConfig } from '../common/input';
 import type { RunEnvironment } from '../common/run-environment';
-import { defaultSystemPrompt } from '../loop/system-prompt';
+import { defaultSystemPrompt, runContext } from '../loop/system-prompt';
 import { instructionReading, readAtRunStart } from './activity-proxies';
 import { attempt } from './failures';
 import type { RunState } from './run-state';
@@ -34,4 +34,13 @@ export function basePrompt(config: Omit<AgentRunConfig, 'resume'>, state: RunSta
       ? defaultSystemPrompt({ environment: state.environment, agentType: config.agentType, depth: config.depth, permissionMode: config.permissionMode, sandbox, tools })
       : undefined);
   return [base, config.appendSystemPrompt].filter(Boolean).join('\n\n') || undefined;
+}
+
+/**
+ * The run's context at the head of its first message (workspace, date, OS, sandbox, mode, listing):
+ * with the default prompt only, and only for runs whose environment was recorded.
+ */
+export function contextPrompt(config: Omit<AgentRunConfig, 'resume'>, state: RunState, sandbox: Parameters<typeof runContext>[0]['sandbox'], tools: ReadonlySet<string>): string | undefined {
+  if (config.systemPrompt !== undefined || !state.environment) return undefined;
+  return runContext({ environment: state.environment, agentType: config.agentType, depth: config.depth, permissionMode: config.permissionMode, sandbox, tools });
 }

@@ -5,6 +5,7 @@ import type { ScriptStep } from '../../src/testing/scripted-model-server';
 import type { TrialResult } from '../../src/eval/trial';
 import { cliHarness, runCli } from '../support/cli';
 import type { Harness } from '../support/harness';
+import { withoutRunContext } from '../support/prompt-sent';
 
 /**
  * `bareagent eval` as a user runs it (bin/bareagent.js, no terminal) against the test dev server,
@@ -36,7 +37,7 @@ const SCRIPTS: Record<string, ScriptStep[]> = {
 };
 
 function scenario(body: { messages: Array<{ role: string; content: unknown }> }): ScriptStep {
-  const prompt = String(body.messages.find((m) => m.role === 'user')?.content ?? '');
+  const prompt = withoutRunContext(String(body.messages.find((m) => m.role === 'user')?.content ?? ''));
   const script = SCRIPTS[prompt];
   if (!script) return { status: 500, errorMessage: `no script for "${prompt}"` };
   const answered = body.messages.filter((m) => m.role === 'assistant').length;

@@ -6,6 +6,7 @@ import { type Harness } from '../support/harness';
 import { cliHarness, runCli } from '../support/cli';
 import { waitFor } from '../support/wait-for';
 import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
+import { withoutRunContext } from '../support/prompt-sent';
 
 /** `bareagent resume` and `bareagent fork`, run as a user would, on the test dev server with a harness worker. */
 let h: Harness;
@@ -87,7 +88,7 @@ describe('fork at step 2 of a 5-step run', () => {
     expect(lastLine(forked.stdout)).toMatchObject({ status: 'completed', result: { text: 'Took the other way.' } });
     const [request] = h.model.requestsFor(`other-${suffix}`);
     const sent = request!.body.messages.filter((m: { role: string }) => m.role !== 'system');
-    expect(sent.map((m: { role: string; tool_call_id?: string; content?: unknown }) => m.tool_call_id ?? `${m.role}:${typeof m.content === 'string' ? m.content : ''}`)).toEqual([
+    expect(sent.map((m: { role: string; tool_call_id?: string; content?: unknown }) => m.tool_call_id ?? `${m.role}:${typeof m.content === 'string' ? withoutRunContext(m.content) : ''}`)).toEqual([
       'user:five steps',
       'assistant:Turn 1.',
       'call_1',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { listWorkspace } from '../../src/activities/environment/list-workspace';
 import { MAX_LISTING_ENTRIES } from '../../src/common/run-environment';
-import { defaultSystemPrompt, type SystemPromptFacts } from '../../src/loop/system-prompt';
+import { defaultSystemPrompt, runContext, type SystemPromptFacts } from '../../src/loop/system-prompt';
 import { estimateTextTokens } from '../../src/loop/token-count';
 
 const ALL = new Set(['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash', 'background_run', 'subagent']);
@@ -24,12 +24,17 @@ function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'listing-'));
 }
 
-test('the default prompt names the workspace, date, OS, sandbox, mode and the tool conventions', () => {
-  const prompt = defaultSystemPrompt(facts({ sandbox: { network: { allowHosts: ['registry.npmjs.org'] }, readOnlyPaths: ['/cache'], writableWorkspace: true } }));
-  expect(prompt).toMatch(/^You are BareAgent, a coding agent/);
+test('the run context names the workspace, date, OS, sandbox, mode and listing; the prompt, the tool conventions and nothing of one run', () => {
+  const given = facts({ sandbox: { network: { allowHosts: ['registry.npmjs.org'] }, readOnlyPaths: ['/cache'], writableWorkspace: true } });
+  const context = runContext(given);
   for (const part of ['/home/me/project', 'Date: 2026-12-01', 'OS: Linux 6.1.0 (x64)', 'network hosts: registry.npmjs.org', 'also readable: /cache', 'Permission mode default', 'src/\n  greet.js', '"User denied."']) {
-    expect(prompt).toContain(part);
+    expect(context).toContain(part);
   }
+  const prompt = defaultSystemPrompt(given);
+  expect(prompt).toMatch(/^You are BareAgent, a coding agent/);
+  // The same prompt for another workspace, day and listing: a server's prompt cache keeps it (and the tools after it) between runs.
+  expect(defaultSystemPrompt(facts({ ...given, environment: { workspace: '/tmp/other', os: 'Linux', listing: 'x.py', omitted: 3, date: '2027-01-01' } }))).toBe(prompt);
+  for (const part of ['/home/me/project', '2026-12-01', 'greet.js']) expect(prompt).not.toContain(part);
   expect(prompt).toContain('read the file first');
   expect(prompt).toContain('without the "12: " line-number prefixes');
   expect(prompt).toContain("Run the project's tests");
@@ -43,20 +48,23 @@ test('its token cost stays under 1,000 even with a full listing of long names', 
   const { listing, omitted } = await listWorkspace(dir);
   expect(listing.split('\n')).toHaveLength(MAX_LISTING_ENTRIES);
   expect(omitted).toBe(10);
-  const prompt = defaultSystemPrompt(facts({ environment: { ...facts().environment, listing, omitted } }));
-  expect(prompt).toContain('(10 more entries not shown: use glob)');
-  const tokens = estimateTextTokens(prompt);
+  const full = facts({ environment: { ...facts().environment, listing, omitted } });
+  const context = runContext(full);
+  expect(context).toContain('(10 more entries not shown: use glob)');
+  const tokens = estimateTextTokens(`${defaultSystemPrompt(full)}\n\n${context}`);
   expect(tokens).toBeLessThanOrEqual(1000);
-  // The prompt without a listing, measured the same way (README, "The agent's system prompt").
-  expect(estimateTextTokens(defaultSystemPrompt(facts({ environment: { ...facts().environment, listing: '' } })))).toBeLessThan(500);
+  // Prompt and context without a listing, measured the same way (docs/tools.md, "The agent's system prompt").
+  const bare = facts({ environment: { ...facts().environment, listing: '' } });
+  expect(estimateTextTokens(`${defaultSystemPrompt(bare)}\n\n${runContext(bare)}`)).toBeLessThan(500);
 });
 
 test('subagents get a prompt for their type; read-only types are told so and get no edit conventions', () => {
   const explore = defaultSystemPrompt(facts({ agentType: 'explore', depth: 1, permissionMode: 'plan', sandbox: { network: 'none', readOnlyPaths: [], writableWorkspace: false }, tools: new Set(['read_file', 'glob', 'grep', 'bash']) }));
   expect(explore).toMatch(/^You are a subagent of BareAgent, a read-only explorer/);
   expect(explore).toContain('goes back to the agent that started you');
-  expect(explore).toContain('workspace read-only');
-  expect(explore).toContain('Permission mode plan: read-only');
+  const exploreFacts = facts({ agentType: 'explore', depth: 1, permissionMode: 'plan', sandbox: { network: 'none', readOnlyPaths: [], writableWorkspace: false }, tools: new Set(['read_file', 'glob', 'grep', 'bash']) });
+  expect(runContext(exploreFacts)).toContain('workspace read-only');
+  expect(runContext(exploreFacts)).toContain('Permission mode plan: read-only');
   expect(explore).not.toContain('edit_file');
   const general = defaultSystemPrompt(facts({ depth: 1 }));
   expect(general).toMatch(/^You are a subagent of BareAgent, a coding agent, given one task/);

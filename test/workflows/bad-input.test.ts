@@ -16,6 +16,7 @@ import { Harness } from '../support/harness';
 import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
+import { withoutRunContext } from '../support/prompt-sent';
 
 let h: Harness;
 let worker: WorkerProcess;
@@ -151,7 +152,7 @@ describe('workflow input', () => {
     h.model.setScenario('mega-prompt', [{ text: 'Read it all.' }]);
     const prompt = 'm'.repeat(1024 * 1024);
     expect(await (await h.start({ prompt, model: 'mega-prompt', stream: false })).result()).toMatchObject({ text: 'Read it all.' });
-    expect(h.model.requestsFor('mega-prompt')[0]?.body.messages.find((m: { role: string }) => m.role === 'user').content).toHaveLength(prompt.length);
+    expect(withoutRunContext(h.model.requestsFor('mega-prompt')[0]?.body.messages.find((m: { role: string }) => m.role === 'user').content)).toHaveLength(prompt.length);
   });
 
   test('input as raw bytes (--input-meta encoding=binary/plain) fails as InvalidInput too', async () => {

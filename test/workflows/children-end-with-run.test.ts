@@ -3,6 +3,7 @@ import { Harness } from '../support/harness';
 import { isMarkedRunning } from '../support/process-state';
 import { waitFor } from '../support/wait-for';
 import { statusQuery } from '../../src/common/contract';
+import { isPromptSent } from '../support/prompt-sent';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,7 +46,7 @@ async function startRunWithChildren(scenario: string, waitForJobs: boolean): Pro
 }
 
 function subagentRequests(scenario: string): number {
-  return h.model.requestsFor(scenario).filter((r) => r.body.messages.some((m: { content: unknown }) => m.content === SUB_TASK)).length;
+  return h.model.requestsFor(scenario).filter((r) => r.body.messages.some((m: { content: unknown }) => isPromptSent(m.content, SUB_TASK))).length;
 }
 
 /** Both children closed, the process gone, and the subagent calls the model no more. */

@@ -6,6 +6,7 @@ import { NOT_RUN_IN_ORIGIN } from '../../src/loop/fork-point';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
 import { messagesQuery, statusQuery, stepsQuery } from '../../src/common/contract';
+import { withoutRunContext } from '../support/prompt-sent';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ async function failure(handle: WorkflowHandle): Promise<ApplicationFailure> {
 
 /** Chat Completions messages the model got, reduced to role and the text or call ids. */
 const shape = (messages: Array<{ role: string; content?: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>) =>
-  messages.filter((m) => m.role !== 'system').map((m) => (m.role === 'tool' ? `tool:${m.tool_call_id}` : m.tool_calls ? `assistant:${m.tool_calls.map((c) => c.id).join(',')}` : `${m.role}:${String(m.content)}`));
+  messages.filter((m) => m.role !== 'system').map((m) => (m.role === 'tool' ? `tool:${m.tool_call_id}` : m.tool_calls ? `assistant:${m.tool_calls.map((c) => c.id).join(',')}` : `${m.role}:${withoutRunContext(String(m.content))}`));
 
 describe('a fork at step 2 of a 5-step run', () => {
   let origin: WorkflowHandle;

@@ -5,6 +5,7 @@ import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
 import { waitFor } from '../support/wait-for';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
+import { isPromptSent } from '../support/prompt-sent';
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ test('a subagent runs as a child agentRun with its own history and returns its f
   const childMessages = await child.query(messagesQuery);
   expect(childMessages[0]).toEqual({ role: 'user', content: 'List the markdown files' });
   // The explore type offers read-only tools only.
-  const childRequest = h.model.requestsFor('sub').find((r) => r.body.messages.some((m: { content: unknown }) => m.content === 'List the markdown files'));
+  const childRequest = h.model.requestsFor('sub').find((r) => r.body.messages.some((m: { content: unknown }) => isPromptSent(m.content, 'List the markdown files')));
   expect(childRequest?.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(['bash', 'glob', 'grep', 'read_file']);
 });
 

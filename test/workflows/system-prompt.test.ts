@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { byPrompt } from '../support/by-prompt';
 import { Harness } from '../support/harness';
 import { localActivityTypes } from '../support/history-activities';
+import { messagesQuery } from '../../src/common/contract';
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,21 +23,35 @@ async function run(input: Record<string, unknown>, files: Record<string, string>
   return { workspace, handle, requests: h.model.requestsFor(scenario) };
 }
 
-test('every turn sends the default prompt, built from the workspace as it stood at run start', async () => {
+const firstUserOf = (request: { body: { messages: Array<{ role: string; content: unknown }> } } | undefined) =>
+  request?.body.messages.find((m) => m.role === 'user')?.content as string | undefined;
+
+test('every turn sends the default prompt, the same for every run; the run context, read at run start, heads the first message', async () => {
   const { workspace, handle, requests } = await run({});
   const first = systemOf(requests[0]);
   expect(first).toMatch(/^You are BareAgent, a coding agent/);
-  expect(first).toContain(`- Workspace: ${realpathSync(workspace)}`);
-  expect(first).toContain('# Workspace at run start\nsrc/\n  a.js\ngreet.js');
-  expect(first).toContain(`- Date: ${new Date().toISOString().slice(0, 10)}`);
-  expect(first).toContain('network none; workspace writable');
-  expect(first).toContain('Permission mode auto');
-  // Read once, at the start: the file written in the first turn is not in the second turn's prompt.
+  const context = firstUserOf(requests[0]) ?? '';
+  expect(context).toMatch(/^# Environment\n/);
+  expect(context).toContain(`- Workspace: ${realpathSync(workspace)}`);
+  expect(context).toContain('# Workspace at run start\nsrc/\n  a.js\ngreet.js');
+  expect(context).toContain(`- Date: ${new Date().toISOString().slice(0, 10)}`);
+  expect(context).toContain('network none; workspace writable');
+  expect(context).toContain('Permission mode auto');
+  expect(context.endsWith('\n\nWork')).toBe(true);
+  expect(first).not.toContain(realpathSync(workspace));
+  // Read once, at the start: the file written in the first turn is not in the second turn's context.
   expect(systemOf(requests[1])).toBe(first);
-  expect(first).not.toContain('created-later');
+  expect(firstUserOf(requests[1])).toBe(context);
+  expect(context).not.toContain('created-later');
   const history = await handle.fetchHistory();
   const localActivities = localActivityTypes(history.events);
   expect(localActivities.filter((name) => name === 'readRunEnvironment')).toHaveLength(1);
+  // The conversation the run keeps (and shows) is the prompt as given.
+  expect((await handle.query(messagesQuery))[0]?.content).toBe('Work');
+  // Another workspace, another listing: the same system prompt, which a server's prompt cache keeps with the tools after it.
+  const other = await run({}, { 'main.py': 'print(1)' });
+  expect(systemOf(other.requests[0])).toBe(first);
+  expect(firstUserOf(other.requests[0])).toContain('# Workspace at run start\nmain.py');
 });
 
 test('systemPrompt replaces the default (nothing is listed); appendSystemPrompt adds to either', async () => {
@@ -63,11 +78,11 @@ test('a subagent gets the prompt of its type', async () => {
   );
   const handle = await h.start({ prompt: 'Look around', model: 'sys-sub', workspace: h.workspace({ 'greet.js': 'x' }), stream: false, appendSystemPrompt: 'Operator note.' });
   await handle.result();
-  const child = h.model.requestsFor('sys-sub').find((r) => r.body.messages.some((m: { content: unknown }) => m.content === 'Find the entry point'));
+  const child = h.model.requestsFor('sys-sub').find((r) => String(firstUserOf(r)).endsWith('\n\nFind the entry point'));
   const sent = systemOf(child) ?? '';
   expect(sent).toMatch(/^You are a subagent of BareAgent, a read-only explorer/);
-  expect(sent).toContain('workspace read-only');
-  expect(sent).toContain('Permission mode plan');
+  expect(firstUserOf(child)).toContain('workspace read-only');
+  expect(firstUserOf(child)).toContain('Permission mode plan');
   expect(sent).not.toContain('edit_file');
   expect(sent).toMatch(/\n\nOperator note\.$/);
 });

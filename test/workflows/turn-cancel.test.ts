@@ -6,6 +6,7 @@ import { cancelTurnSignal, eventsQuery, messagesQuery, statusQuery, stepsQuery, 
 import type { Message } from '../../src/common/messages';
 import { CANCELLED_TOOL_RESULT, TURN_CANCELLED_NOTE } from '../../src/loop/cancelled-turn';
 import { cancelTurn } from '../../src/public/client';
+import { withoutRunContext } from '../support/prompt-sent';
 
 let h: Harness;
 beforeAll(async () => {
@@ -48,7 +49,7 @@ test('a turn cancelled mid model call ends with turn_cancelled; the run takes th
   await handle.signal(userMessageSignal, { text: 'second question' });
   await waitFor(async () => ((await reasons(handle)).filter((r) => r === 'idle').length === 1 ? true : undefined), 'the answer to the follow-up');
   const second = h.model.requestsFor('cancel-model')[1]?.body as { messages: Array<{ role: string; content: unknown }> };
-  expect(second.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['first question', TURN_CANCELLED_NOTE, 'second question']);
+  expect(second.messages.filter((m) => m.role !== 'system').map((m) => (typeof m.content === 'string' ? withoutRunContext(m.content) : m.content))).toEqual(['first question', TURN_CANCELLED_NOTE, 'second question']);
   const messages = await handle.query(messagesQuery);
   expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Answer to the second question.' }] });
   await handle.terminate();

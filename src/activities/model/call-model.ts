@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { withRunContext } from './run-context';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { EVENTS_TOPIC, type RunEvent } from '../../common/events';
@@ -61,7 +62,7 @@ export function createCallModel(config: ProviderConfig, parts: CallModelParts = 
       const asked: ProviderRequest = {
         model,
         ...(request.systemPrompt ? { system: request.systemPrompt } : {}),
-        messages: await transcripts.resolve(request),
+        messages: withRunContext(await transcripts.resolve(request), request.runContext),
         tools: request.tools.length ? [...toolDefinitions(request.tools, userTools), ...mcpToolDefinitions(request.mcpTools ?? [])] : [],
         ...(request.toolChoice && request.tools.length ? { toolChoice: request.toolChoice } : {}),
         ...(request.settings ? { settings: request.settings } : {}),
