@@ -28,6 +28,19 @@ export function editFailureNudge(filePath: string, shownWhole: boolean): string 
     : `Call read_file on ${filePath} now and copy old_text exactly from its output (without the "12: " line prefixes), or change a smaller part of the file.`;
 }
 
+/** The result of an edit_file whose old_text was not in the file (the one failure the edit nudge is for). */
+export const EDIT_MISS = /^Error: \w+: old_text not found in file /;
+/** The result of a write to a file the run may not write (the acceptance check's test). */
+export const READ_ONLY_REFUSAL = /^Error: ReadOnlyFile: /;
+
+/**
+ * Added to the warning when the call that keeps failing writes a file that is read-only to the run:
+ * told to copy old_text again, the 1.5B model rewrote the test file unchanged until the run stopped.
+ */
+export function readOnlyFailureNudge(filePath: string): string {
+  return `${filePath} is read-only to this run, and every write of it fails: leave it as it is. Change the code it checks, run the check, then give your answer.`;
+}
+
 export type ActionFailureVerdict =
   | { kind: 'ok' }
   | { kind: 'warn'; count: number }

@@ -5,7 +5,7 @@ import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { acceptanceWriteRefusal } from '../loop/acceptance-files';
-import { REPEATED_FAILURE_MESSAGE, editFailureNudge } from '../loop/action-failures';
+import { EDIT_MISS, READ_ONLY_REFUSAL, REPEATED_FAILURE_MESSAGE, editFailureNudge, readOnlyFailureNudge } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
@@ -87,6 +87,7 @@ export class ToolRound {
     let warned = false;
     let failureWarned = false;
     let failingEdit: { path: string; whole: boolean } | undefined;
+    let failingReadOnly: string | undefined;
     for (let next = 0; next < calls.length; ) {
       // Consecutive read-only calls run at once (runs recorded before ran them one by one); their
       // results still enter the history, the stream and the loop detector in the reply's order.
@@ -110,8 +111,11 @@ export class ToolRound {
         if (seen.newEvidence) evidence += 1;
         if (seen.actionWarned) warned = true;
         if (seen.failureWarned) failureWarned = true;
-        const path = call.name === 'edit_file' ? (call.input as { file_path?: unknown } | null)?.file_path : undefined;
-        if ((seen.failureWarned || seen.actionWarned) && result.is_error && typeof path === 'string') failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
+        const path = (call.input as { file_path?: unknown } | null)?.file_path;
+        if ((seen.failureWarned || seen.actionWarned) && result.is_error && typeof path === 'string') {
+          if (READ_ONLY_REFUSAL.test(result.content)) failingReadOnly = path;
+          else if (call.name === 'edit_file' && EDIT_MISS.test(result.content)) failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
+        }
         if (seen.stop) {
           state.messages.push({ role: 'user', content: results });
           this.underway = undefined;
@@ -124,7 +128,7 @@ export class ToolRound {
     // The third repeat without new evidence gets a nudge, inside the same tool round (src/loop/loop-detector.ts).
     const nudges = [
       ...(failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : []),
-      ...(failingEdit ? [editFailureNudge(failingEdit.path, failingEdit.whole)] : []),
+      ...(failingReadOnly !== undefined ? [readOnlyFailureNudge(failingReadOnly)] : failingEdit ? [editFailureNudge(failingEdit.path, failingEdit.whole)] : []),
     ];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });

@@ -170,3 +170,18 @@ test('before the repeated-failure stop, an edit_file that keeps missing gets the
   const third = messages.findIndex((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'e3'));
   expect((messages[third]?.content as Array<{ type: string; content?: string }>)[0]?.content).toContain('config.toml, 3 lines, numbered as read_file numbers them');
 });
+
+test("a write of the acceptance check's test file that keeps failing gets a nudge to leave it, not to copy old_text again", async () => {
+  const scenario = `tools-${Math.random()}`;
+  const same = { file_path: 'test.js', old_text: "assert.ok(f());", new_text: "assert.ok(f());" };
+  h.model.setScenario(scenario, [...[1, 2, 3].map((n) => ({ toolCalls: [{ id: `r${n}`, name: 'edit_file', arguments: same }] })), { text: 'Done.' }]);
+  const workspace = h.workspace({ 'test.js': "const assert = require('node:assert');\nassert.ok(f());\n" });
+  const handle = await h.start({ prompt: 'Make the test pass', model: scenario, workspace, stream: false, permissionMode: 'bypass', acceptance: { command: 'node test.js || true' } });
+  await handle.result();
+  const messages = await handle.query(messagesQuery);
+  const nudges = messages.flatMap((m) => (m.role !== 'user' || typeof m.content === 'string' ? [] : m.content)).filter((b) => b.type === 'text').map((b) => (b as { text: string }).text);
+  expect(nudges).toEqual([
+    'The same call has failed the same way several times; change the approach before trying it again',
+    'test.js is read-only to this run, and every write of it fails: leave it as it is. Change the code it checks, run the check, then give your answer.',
+  ]);
+});
