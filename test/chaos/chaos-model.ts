@@ -1,4 +1,5 @@
 import type { ScriptStep } from '../support/scripted-model-server';
+import { withoutRunContext } from '../support/prompt-sent';
 
 export const TOOL_ROUNDS = 9; // + the final answer: 10 iterations per run
 export const FINAL_TEXT = `All ${TOOL_ROUNDS} rounds done.`;
@@ -28,7 +29,7 @@ export function callsOfRound(runId: string, n: number): Call[] {
 }
 
 export function chaosModel(body: { messages: Array<{ role: string; content: unknown }> }): ScriptStep {
-  const prompt = String(body.messages.find((m) => m.role === 'user')?.content ?? '');
+  const prompt = withoutRunContext(String(body.messages.find((m) => m.role === 'user')?.content ?? ''));
   const runId = prompt.replace(/^chaos /, '');
   const round = body.messages.filter((m) => m.role === 'assistant').length + 1;
   if (round > TOOL_ROUNDS) return { text: FINAL_TEXT, usage: USAGE };

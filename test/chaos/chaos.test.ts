@@ -25,6 +25,7 @@ import { pendingRequest, requestIdFor, waitFor } from '../support/wait-for';
 import { WorkerProcess } from '../support/worker-process';
 import { callsOfRound, chaosModel, FINAL_TEXT, SEED_FILES, TOOL_ROUNDS } from './chaos-model';
 import { decidePermissionUpdate, messagesQuery, statusQuery } from '../../src/common/contract';
+import { withoutRunContext } from '../support/prompt-sent';
 
 const ROOT = path.resolve(__dirname, '../..');
 // The cluster stage runs this file too, at the same time as the chaos stage in CI: each its own files.
@@ -125,7 +126,7 @@ describe('workers SIGKILLed at random moments', () => {
   };
   const gatedChaosModel = (body: Parameters<typeof chaosModel>[0]) => {
     const step = chaosModel(body);
-    if (/^chaos ref$/.test(String(body.messages.find((m) => m.role === 'user')?.content))) return step;
+    if (/^chaos ref$/.test(withoutRunContext(String(body.messages.find((m) => m.role === 'user')?.content)))) return step;
     const after = killsReached(killsBeforeRound(body.messages.filter((m) => m.role === 'assistant').length + 1));
     return after ? { ...step, after } : step;
   };
