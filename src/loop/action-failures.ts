@@ -28,10 +28,17 @@ export function editFailureNudge(filePath: string, shownWhole: boolean): string 
     : `Call read_file on ${filePath} now and copy old_text exactly from its output (without the "12: " line prefixes), or change a smaller part of the file.`;
 }
 
-/** The result of an edit_file whose old_text was not in the file (the one failure the edit nudge is for). */
-export const EDIT_MISS = /^Error: \w+: old_text not found in file /;
-/** The result of a write to a file the run may not write (the acceptance check's test). */
-export const READ_ONLY_REFUSAL = /^Error: ReadOnlyFile: /;
+/** How an edit_file miss starts (src/activities/tools/edit-miss.ts): the one failure the edit nudge is for. */
+export const EDIT_MISS_TEXT = 'old_text not found in file';
+const EDIT_MISS = new RegExp(`^Error: \\w+: ${EDIT_MISS_TEXT} `);
+/** The error type of a write to a file the run may not write (the acceptance check's test). */
+export const READ_ONLY_FILE = 'ReadOnlyFile';
+const READ_ONLY_REFUSAL = new RegExp(`^Error: ${READ_ONLY_FILE}: `);
+
+/** Whether a tool result is an edit_file miss. */
+export const isEditMiss = (content: string): boolean => EDIT_MISS.test(content);
+/** Whether a tool result is a write refused because the file is read-only to the run. */
+export const isReadOnlyRefusal = (content: string): boolean => READ_ONLY_REFUSAL.test(content);
 
 /**
  * Added to the warning when the call that keeps failing writes a file that is read-only to the run:

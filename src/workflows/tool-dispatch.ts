@@ -7,6 +7,7 @@ import type { PermissionDecision } from '../loop/permissions';
 import { deniedResult, handlerErrorResult, hookBlockedResult, toolResult, unknownToolResult } from '../loop/tool-results';
 import { attempt } from './failures';
 import type { RunHooks } from './run-hooks';
+import { READ_ONLY_FILE } from '../loop/action-failures';
 
 /** What one kind of tool (built-in, MCP) brings to a call; the pipeline around it is the same for all. */
 export interface ToolKind {
@@ -43,7 +44,7 @@ export async function dispatchToolCall(call: ToolCall, kind: ToolKind | undefine
   const checked = call.parseError ? { invalid: call.parseError } : kind.validate(call.input);
   if ('invalid' in checked) return handlerErrorResult(call.id, 'InvalidArguments', `${call.name}: ${checked.invalid}`);
   const refused = context.refusal(call, checked.args);
-  if (refused !== undefined) return handlerErrorResult(call.id, 'ReadOnlyFile', refused);
+  if (refused !== undefined) return handlerErrorResult(call.id, READ_ONLY_FILE, refused);
   const decision = kind.decide(checked.args);
   if (decision.behavior === 'deny') return deniedResult(call.id);
   if (decision.behavior === 'ask' && !(await context.askHuman(call, checked.args, decision))) return deniedResult(call.id);

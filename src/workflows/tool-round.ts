@@ -5,7 +5,7 @@ import { describeNetwork, type SandboxRequest } from '../common/sandbox';
 import type { ToolArgs, ToolName } from '../common/tool-schemas';
 import type { SandboxStatus } from '../common/wire';
 import { acceptanceWriteRefusal } from '../loop/acceptance-files';
-import { EDIT_MISS, READ_ONLY_REFUSAL, REPEATED_FAILURE_MESSAGE, editFailureNudge, readOnlyFailureNudge } from '../loop/action-failures';
+import { REPEATED_FAILURE_MESSAGE, editFailureNudge, isEditMiss, isReadOnlyRefusal, readOnlyFailureNudge } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
@@ -113,8 +113,8 @@ export class ToolRound {
         if (seen.failureWarned) failureWarned = true;
         const path = (call.input as { file_path?: unknown } | null)?.file_path;
         if ((seen.failureWarned || seen.actionWarned) && result.is_error && typeof path === 'string') {
-          if (READ_ONLY_REFUSAL.test(result.content)) failingReadOnly = path;
-          else if (call.name === 'edit_file' && EDIT_MISS.test(result.content)) failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
+          if (isReadOnlyRefusal(result.content)) failingReadOnly = path;
+          else if (call.name === 'edit_file' && isEditMiss(result.content)) failingEdit = { path, whole: SHOWN_WHOLE.test(result.content) };
         }
         if (seen.stop) {
           state.messages.push({ role: 'user', content: results });

@@ -7,6 +7,7 @@
  */
 
 import { NUMBERED_LISTING } from './edited-region';
+import { EDIT_MISS_TEXT } from '../../loop/action-failures';
 
 /** Beyond this many comparisons the closest lines are not looked for: a miss must stay cheap on a huge file. */
 const MAX_COMPARISONS = 400_000;
@@ -37,7 +38,7 @@ export function describeMiss(text: string, oldText: string, context: MissContext
   const lines = text.split('\n');
   const wanted = oldText.split('\n');
   const whole = lines.length <= WHOLE_FILE_LINES && text.length <= WHOLE_FILE_CHARS && text.length > 0;
-  const parts = [`old_text not found in file ${context.filePath}.`];
+  const parts = [`${EDIT_MISS_TEXT} ${context.filePath}.`];
   if (context.read === false) {
     parts.push(
       whole
