@@ -123,11 +123,12 @@ export class ModelTurn {
     const turn = tools.length > 0;
     const mcpTools = turn && state.mcp ? state.mcp.servers.flatMap((server) => server.tools) : [];
     // A compaction summary's call keeps only the input's own prompt, as it always had.
-    const own = turn ? basePrompt(config, state, this.sandbox, new Set(tools)) : config.systemPrompt;
+    const offered = new Set(tools);
+    const own = turn ? basePrompt(config, state, this.sandbox, offered) : config.systemPrompt;
     const systemPrompt = [own, turn ? instructionsPrompt(state.instructions) : undefined, turn ? mcpSystemNote(state.mcp) : undefined]
       .filter(Boolean)
       .join('\n\n');
-    const runContext = turn ? contextPrompt(config, state, this.sandbox, new Set(tools)) : undefined;
+    const runContext = turn ? contextPrompt(config, state, this.sandbox, offered) : undefined;
     const proxy = modelActivities;
     const readAhead = turn ? readAheadRequest(config, state, this.context.offered) : undefined;
     const promptTokens = () => estimatePromptTokens({ messages, systemPrompt: [systemPrompt, runContext].filter(Boolean).join('\n\n'), tools, mcpTools, anchor });
