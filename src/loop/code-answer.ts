@@ -39,6 +39,19 @@ function fenceOf(line: string): string | undefined {
   return length >= 3 ? trimmed.slice(0, length) : undefined;
 }
 
+/** A comment line that is only a path: `// src/sum.js`, `# ./solution.py`. */
+const PATH_LABEL = /^\s*(?:\/\/|#)\s*(?:\.\/)?(\S+?):?\s*$/;
+
+/**
+ * The file a block names in a comment of its first line, as models often label a block (`// src/sum.js`)
+ * instead of naming it on the line before the fence. The label is not code: it is dropped from the block.
+ */
+function labelOf(body: string[], paths: string[]): string | undefined {
+  const first = body.find((line) => line.trim() !== '');
+  const label = first === undefined ? undefined : PATH_LABEL.exec(first)?.[1];
+  return label !== undefined && paths.includes(label) ? label : undefined;
+}
+
 /** The fenced code blocks of a reply, each with the file the last non-blank line before it names (if any of `paths`). Read line by line: an unclosed fence ends nothing. */
 export function codeBlocks(reply: string, paths: string[]): CodeBlock[] {
   const blocks: CodeBlock[] = [];
@@ -55,8 +68,12 @@ export function codeBlocks(reply: string, paths: string[]): CodeBlock[] {
     let close = i + 1;
     while (close < lines.length && !(fenceOf(lines[close]!) === fence && lines[close]!.trim() === fence)) close++;
     if (close >= lines.length) break;
-    const named = byLength.find((p) => lastText.slice(-200).includes(p));
-    blocks.push({ code: lines.slice(i + 1, close).join('\n') + (close > i + 1 ? '\n' : ''), ...(named ? { path: named } : {}) });
+    const body = lines.slice(i + 1, close);
+    const before = byLength.find((p) => lastText.slice(-200).includes(p));
+    const labelled = before === undefined ? labelOf(body, paths) : undefined;
+    if (labelled !== undefined) body.splice(body.findIndex((l) => l.trim() !== ''), 1);
+    const named = before ?? labelled;
+    blocks.push({ code: body.join('\n') + (body.length > 0 ? '\n' : ''), ...(named ? { path: named } : {}) });
     lastText = '';
     i = close;
   }
@@ -213,8 +230,9 @@ function addedFunctions(original: string, blockLines: string[], language: 'pytho
 }
 
 /**
- * Every named file the answer changes, with its new text. A block that names a file goes to it; of
- * the others, each file takes the first that defines one of its functions, else the next in order.
+ * Every named file the answer changes, with its new text. A block that names a file (on the line
+ * before it, or in a comment of its first line) goes to it; of the others, each file takes the first
+ * that defines one of its functions, and the files left take the blocks left, in order.
  */
 export function applyAnswer(reply: string, files: Array<{ path: string; text: string }>): Map<string, string> {
   const blocks = codeBlocks(reply, files.map((f) => f.path));
@@ -226,14 +244,22 @@ export function applyAnswer(reply: string, files: Array<{ path: string; text: st
     if (file) apply(file, block);
   }
   const free = blocks.filter((b) => !b.path);
+  const take = (file: { path: string; text: string }, block: CodeBlock) => {
+    free.splice(free.indexOf(block), 1);
+    apply(file, block);
+  };
+  // A block that defines a file's function is that file's, whatever the order the files came in:
+  // the test file shown first must not take the code of the file it tests.
   for (const file of files.filter((f) => !written.has(f.path))) {
     const language = languageOf(file.path);
     const names = language ? topLevelFunctions(file.text, language).map((d) => d.name) : [];
-    const defining = language ? free.find((b) => topLevelFunctions(b.code, language).some((d) => names.includes(d.name))) : undefined;
-    const block = defining ?? free[0];
+    const defining = language && names.length > 0 ? free.find((b) => topLevelFunctions(b.code, language).some((d) => names.includes(d.name))) : undefined;
+    if (defining) take(file, defining);
+  }
+  for (const file of files.filter((f) => !written.has(f.path))) {
+    const block = free[0];
     if (!block) break;
-    free.splice(free.indexOf(block), 1);
-    apply(file, block);
+    take(file, block);
   }
   return written;
 }

@@ -77,6 +77,9 @@ test('hostile replies and files cost time linear in their size: unclosed fences,
   const many = Array.from({ length: 200 }, (_, i) => `function f${i}() {}\n`).join('');
   const calls = `function g() {\n${'f1x f1 '.repeat(20_000)}\n}\nmodule.exports = { f199, g };\n`;
   expect(applyBlock(many, calls, 'a.js')).toContain('module.exports = { f199, g };');
+  // A first line that looks like a label and goes on and on.
+  const label = `\`\`\`js\n//  ${'a'.repeat(200_000)}:${' '.repeat(200_000)}x\n\`\`\`\n`;
+  expect(codeBlocks(label, ['a.js'])[0]?.path).toBeUndefined();
 });
 
 test('a block that adds a function and still uses one of the file\'s is merged in, not taken for the whole file', () => {
@@ -95,4 +98,31 @@ test('a block that adds a function and still uses one of the file\'s is merged i
   expect(applyBlock(py, 'def twice(a):\n    return add(a, a)\n', 'm.py')).toBe('def add(a, b):\n    return a + b\n\ndef twice(a):\n    return add(a, a)\n\n\nprint(add(1, 2))\n');
   // A block that names none of the file's functions is still the whole file.
   expect(applyBlock(py, 'def twice(a):\n    return a + a\n', 'm.py')).toBe('def twice(a):\n    return a + a\n');
+});
+
+test('a block labelled by a comment of its first line goes to that file, without the label', () => {
+  const files = [
+    { path: 'config.json', text: '{"port": 1}\n' },
+    { path: 'solution.py', text: 'def f():\n    raise NotImplementedError\n' },
+  ];
+  const reply = '```json\n// config.json\n{"port": 2}\n```\n```python\n# ./solution.py\ndef f():\n    return 1\n```\n';
+  expect(codeBlocks(reply, ['config.json', 'solution.py']).map((b) => b.path)).toEqual(['config.json', 'solution.py']);
+  const written = applyAnswer(reply, files);
+  expect(written.get('config.json')).toBe('{"port": 2}\n');
+  expect(written.get('solution.py')).toBe('def f():\n    return 1\n');
+  // A comment that is not one of the files' paths stays code.
+  expect(codeBlocks('```js\n// helper.js\nx()\n```\n', ['a.js'])[0]).toEqual({ code: '// helper.js\nx()\n' });
+});
+
+test('the test file shown first does not take the code of the file it tests', () => {
+  // The 1.5B model's answer to fix-sum, unlabelled: the files came test.js first.
+  const test = "const assert = require('node:assert');\nconst { sum } = require('./src/sum');\n\nassert.strictEqual(sum([1, 2, 3, 4]), 10);\n";
+  const sum = 'function sum(numbers) {\n  let total = 0;\n  for (let i = 0; i < numbers.length - 1; i++) total += numbers[i];\n  return total;\n}\n\nmodule.exports = { sum };\n';
+  const fixed = 'function sum(numbers) {\n  let total = 0;\n  for (let i = 0; i < numbers.length; i++) total += numbers[i];\n  return total;\n}\n\nmodule.exports = { sum };\n';
+  const written = applyAnswer('```javascript\n' + fixed + '```\n', [
+    { path: 'test.js', text: test },
+    { path: 'src/sum.js', text: sum },
+  ]);
+  expect([...written.keys()]).toEqual(['src/sum.js']);
+  expect(written.get('src/sum.js')).toBe(fixed);
 });
