@@ -185,3 +185,27 @@ test("a write of the acceptance check's test file that keeps failing gets a nudg
     'test.js is read-only to this run, and every write of it fails: leave it as it is. Change the code it checks, run the check, then give your answer.',
   ]);
 });
+
+test('a round that wrote a file, in a run with an acceptance check, is told to run it; a round that ran a command, or a failed write, is not', async () => {
+  const scenario = `tools-${Math.random()}`;
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'w1', name: 'write_file', arguments: { file_path: 'hello.txt', content: 'hi there' } }] },
+    { toolCalls: [{ id: 'w2', name: 'write_file', arguments: { file_path: 'hello.txt', content: 'hi there' } }, { id: 'b1', name: 'bash', arguments: { command: 'cat hello.txt' } }] },
+    { toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { file_path: 'hello.txt', old_text: 'absent', new_text: 'x' } }] },
+    { text: 'Done.' },
+  ]);
+  const workspace = h.workspace({});
+  const handle = await h.start({ prompt: 'Create hello.txt', model: scenario, workspace, stream: false, permissionMode: 'bypass', acceptance: { command: 'test -f hello.txt' } });
+  expect(await handle.result()).toMatchObject({ stopReason: 'final_answer' });
+  const messages = await handle.query(messagesQuery);
+  const notesAfter = (id: string) => {
+    const round = messages.find((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === id));
+    return (round?.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text);
+  };
+  expect(notesAfter('w1')).toEqual(["If that change finishes the task, run this run's acceptance check now (call bash with `test -f hello.txt`) and give your final answer once it passes."]);
+  expect(notesAfter('b1')).toEqual([]);
+  expect(notesAfter('e1')).toEqual([]);
+  // What the model was sent: the note after the write's result, as a user message.
+  const sent = JSON.stringify(h.model.requestsFor(scenario)[1]?.body.messages);
+  expect(sent).toContain('call bash with `test -f hello.txt`');
+});
