@@ -171,7 +171,8 @@ export class TreeBudget {
     const { state, limits } = this.context;
     const used = budget === 'tokens' ? state.budget.inputTokens + state.budget.outputTokens : state.budget.costUsd;
     const limit = (budget === 'tokens' ? limits.maxTokens : limits.maxCostUsd) ?? 0;
-    const message = ownSpentMessage(budget, used, limit);
+    // "used 0 of 1000" alone read as a fault: the share is spent because one call's reservation (its prompt and some output) does not fit.
+    const message = `${ownSpentMessage(budget, used, limit)}: too little left for the next call, whose prompt alone is about ${Math.ceil(promptTokens)} tokens`;
     return { kind: 'stop', reason: budgetStopReason(budget), message, detail: `${budget}: used ${used} of ${limit}, too little left for a call of about ${Math.ceil(promptTokens)} prompt tokens` };
   }
 

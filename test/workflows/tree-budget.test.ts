@@ -147,6 +147,7 @@ test("a subagent's budget share in the call caps it below what is left", async (
   const child = await failureOf(h.client.workflow.getHandle(`${handle.workflowId}.sub-1`).result());
   expect(child.type).toBe('BudgetExceeded');
   expect(child.message).toContain("this subagent's share of the agent tree's budget");
+  expect(child.message).toMatch(/^tokens budget spent: used \d+ of 5000: too little left for the next call, whose prompt alone is about \d+ tokens \(/);
   // 5,000 tokens: the child's second call is given only what its share has left (under the 500 it
   // would write), and a third does not fit.
   const childCalls = h.model.requestsFor('share').filter((r) => isPromptSent(r.body.messages.find((m: { role: string }) => m.role === 'user')?.content, 'Part S'));
