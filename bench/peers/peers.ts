@@ -84,9 +84,10 @@ export const PEERS: PeerSpec[] = [
   {
     id: 'vercel-workflow',
     label: 'Vercel Workflow + world-local',
-    packages: ['workflow', '@workflow/world-local'],
+    packages: ['workflow', '@workflow/world-local', '@workflow/builders'],
     servers: [],
-    store: 'local world (files)',
+    // "World-based" is one of the external stores the comparison names: the world is the SDK's storage seam.
+    store: 'local world (JSON files)',
     external: true,
   },
 ];
