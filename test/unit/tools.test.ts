@@ -413,6 +413,16 @@ describe('a whole-file write that drops what the file had', () => {
     );
   });
 
+  test('an edit that takes away a function the file still exports says the file no longer loads', async () => {
+    // The 1.5B model's edit for "add capitalize to src/strings.js": shout replaced, its export left.
+    writeFileSync(path.join(root, 'strings.js'), "function shout(text) {\n  return text.toUpperCase() + '!';\n}\n\nmodule.exports = { shout };\n");
+    const result = await editFile(root, args('edit_file', { file_path: 'strings.js', old_text: "function shout(text) {\n  return text.toUpperCase() + '!';\n}", new_text: 'function capitalize(word) {\n  return word[0].toUpperCase() + word.slice(1);\n}' }));
+    expect(result).toMatch(/^Edited strings\.js\n/);
+    expect(result).toContain('Note: after this edit the file no longer defines shout, which it did before, and now has capitalize. It still exports shout, which it no longer defines: loading the file now fails.');
+    // An edit that keeps every name: no note.
+    expect(await editFile(root, args('edit_file', { file_path: 'strings.js', old_text: 'word[0]', new_text: 'word.charAt(0)' }))).not.toContain('Note:');
+  });
+
   test('a write that keeps every name, or a file of another language, gets no note', async () => {
     writeFileSync(path.join(root, 'a.js'), 'exports.one = 1;\nexport function two() {}\n');
     expect(await writeFile(root, args('write_file', { file_path: 'a.js', content: 'exports.one = 2;\nexport async function two() { return 2; }\nconst three = 3;\n' }))).not.toContain('Note:');

@@ -1,3 +1,4 @@
+import { NAMES_CHECKED_BYTES, droppedNamesNote } from './dropped-names';
 import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
@@ -87,7 +88,9 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
       ...(unnumbered === undefined ? [] : [UNNUMBERED_NOTE]),
     ].join(' ');
     const others = otherOccurrences(edited, args.old_text, start, start + newText.length);
-    return withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
+    const shown = withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
+    const dropped = stats.size <= NAMES_CHECKED_BYTES ? droppedNamesNote(args.file_path, text, edited, 'edit') : undefined;
+    return dropped === undefined ? shown : `${shown}\n\n${dropped}`;
   } finally {
     await closeOpened(opened);
   }

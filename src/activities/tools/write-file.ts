@@ -2,13 +2,13 @@ import { constants, openSync } from 'node:fs';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
 import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
-import { droppedNamesNote, namesChecked } from './dropped-names';
+import { NAMES_CHECKED_BYTES, droppedNamesNote, namesChecked } from './dropped-names';
 import { numberedRegion, withRegion } from './edited-region';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 import { WorkspaceFile } from './workspace-file';
 
 /** Files up to this size are compared with what a write would put there, and checked for what it drops. */
-const COMPARED_BYTES = 1024 * 1024;
+const COMPARED_BYTES = NAMES_CHECKED_BYTES;
 
 export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
   const unnumbered = unnumberedPaste(args.content);
