@@ -336,8 +336,14 @@ describe('edit_file slips a small model makes', () => {
 
   test('an edit whose new_text is its old_text is refused, and the file is untouched', async () => {
     writeFileSync(path.join(root, 't.js'), 'assert(1);\n');
-    await expect(edit('t.js', 'assert(1);', 'assert(1);')).rejects.toThrow('old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text.');
+    await expect(edit('t.js', 'assert(1);', 'assert(1);')).rejects.toThrow(
+      'old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text. old_text is in t.js at line 1. To find which files hold a text, call grep with pattern "assert\\\\(1\\\\);".',
+    );
     expect(read('t.js')).toBe('assert(1);\n');
+    // Used to look for a text: whether it is in the file, and the call that finds where it is.
+    await expect(edit('t.js', "\n  throw new Error('invalid age')", "\n  throw new Error('invalid age')")).rejects.toThrow(
+      'old_text is not in t.js. To find which files hold a text, call grep with pattern "throw new Error\\\\(\'invalid age\'\\\\)".',
+    );
   });
 });
 

@@ -39,6 +39,21 @@ export function otherOccurrences(edited: string, oldText: string, replacedFrom: 
   return `. old_text is still in the file, on line${lines.length === 1 ? '' : 's'} ${shown}: edit_file replaces only its first occurrence, so edit ${lines.length === 1 ? 'that line too if it should' : 'those lines too if they should'} change`;
 }
 
+/** Characters of old_text's first line offered as a grep pattern. */
+const MAX_PATTERN_CHARS = 100;
+
+/**
+ * An edit that changes nothing. The 1.5B model called edit_file with old_text as new_text to look
+ * for a text, five times on the wrong file: the refusal says whether the text is there, and the call
+ * that finds which file holds it.
+ */
+function sameTextMessage(filePath: string, text: string, oldText: string, at: number): string {
+  const where = at < 0 ? `old_text is not in ${filePath}` : `old_text is in ${filePath} at line ${text.slice(0, at).split('\n').length}`;
+  const line = oldText.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, MAX_PATTERN_CHARS) ?? '';
+  const find = line ? ` To find which files hold a text, call grep with pattern ${JSON.stringify(line.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}.` : '';
+  return `old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text. ${where}.${find}`;
+}
+
 /**
  * What the workflow knows of the file from the run's conversation, for a miss's explanation:
  * `read`, whether the run read (or wrote, or was shown) it, false adding that the model guessed;
@@ -49,9 +64,6 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     if (text.length > MAX_EDIT_TEXT_CHARS) {
       throw new ToolError(`${name} is too long (${text.length} characters; the limit is ${MAX_EDIT_TEXT_CHARS}): use write_file instead`);
     }
-  }
-  if (args.old_text === args.new_text) {
-    throw new ToolError('old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text.');
   }
   // One walk for the read and the write: the file edited is the file that was read and checked.
   const opened = await openInWorkspace(root, args.file_path, 'edit').catch((err: unknown) => {
@@ -67,6 +79,7 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     }
     const text = (await readPrefix(handle, stats.size)).toString('utf8');
     const at = text.indexOf(args.old_text);
+    if (args.old_text === args.new_text) throw new ToolError(sameTextMessage(args.file_path, text, args.old_text, at));
     if (at < 0) {
       const miss = describeMiss(text, args.old_text, { filePath: args.file_path, ...(read !== undefined ? { read } : {}) });
       if (!changedByEarlierEdit) throw new ToolError(miss);
