@@ -7,7 +7,7 @@ import type { SandboxStatus } from '../common/wire';
 import { acceptanceWriteRefusal } from '../loop/acceptance-files';
 import { REPEATED_FAILURE_MESSAGE, editFailureNudge, isEditMiss, isReadOnlyRefusal, readOnlyFailureNudge } from '../loop/action-failures';
 import { REPEATED_ACTION_MESSAGE } from '../loop/loop-detector';
-import { checkNextNote, wroteWithoutChecking } from '../loop/check-next';
+import { checkNextNote, nothingNewNote, readNothingNew, wroteWithoutChecking } from '../loop/next-step';
 import type { checkPermission, PermissionPolicy } from '../loop/permissions';
 import { observeToolOutcome } from '../loop/tool-progress';
 import { SHOWN_WHOLE, editedAway, filesSeen } from '../loop/tool-results';
@@ -127,11 +127,12 @@ export class ToolRound {
       }
     }
     // The third repeat without new evidence gets a nudge, inside the same tool round (src/loop/loop-detector.ts);
-    // a round that wrote a file, in a run with an acceptance check, is told to run it.
+    // a round that wrote a file, in a run with an acceptance check, is told to run it; one that read nothing new, to answer (src/loop/next-step.ts).
     const nudges = [
       ...(failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : []),
       ...(failingReadOnly !== undefined ? [readOnlyFailureNudge(failingReadOnly)] : failingEdit ? [editFailureNudge(failingEdit.path, failingEdit.whole)] : []),
       ...(config.acceptance && this.context.offered.has('bash') && wroteWithoutChecking(calls, results) ? [checkNextNote(config.acceptance.command)] : []),
+      ...(!warned && !failureWarned && readNothingNew(calls, results, evidence) ? [nothingNewNote(this.context.offered.has('final_answer'))] : []),
     ];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });

@@ -209,3 +209,26 @@ test('a round that wrote a file, in a run with an acceptance check, is told to r
   const sent = JSON.stringify(h.model.requestsFor(scenario)[1]?.body.messages);
   expect(sent).toContain('call bash with `test -f hello.txt`');
 });
+
+test('a round of reads that brings nothing new is told to answer if it can; a first read is not', async () => {
+  const scenario = `tools-${Math.random()}`;
+  const glob = { pattern: '**/*.js' };
+  h.model.setScenario(scenario, [
+    { toolCalls: [{ id: 'g1', name: 'glob', arguments: glob }] },
+    { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { file_path: 'a.js' } }] },
+    { toolCalls: [{ id: 'g2', name: 'glob', arguments: glob }] },
+    { text: '2' },
+  ]);
+  const workspace = h.workspace({ 'a.js': 'module.exports = 1;\n', 'b.js': 'module.exports = 2;\n' });
+  const handle = await h.start({ prompt: 'How many .js files are there?', model: scenario, workspace, stream: false, permissionMode: 'plan' });
+  expect(await handle.result()).toMatchObject({ text: '2' });
+  // Without the final_answer tool (the default), the answer is the reply's text.
+  const messages = await handle.query(messagesQuery);
+  const notesAfter = (id: string) => {
+    const round = messages.find((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === id));
+    return (round?.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text);
+  };
+  expect(notesAfter('g1')).toEqual([]);
+  expect(notesAfter('r1')).toEqual([]);
+  expect(notesAfter('g2')).toEqual(['These results are the same as earlier calls of this run returned: nothing new. If what you have answers the task, give your answer now; if not, try something else.']);
+});

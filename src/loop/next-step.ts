@@ -1,3 +1,7 @@
+/**
+ * Notes that end a tool round with the next step, where a small model's traces showed it lost:
+ * run the check after a write, answer once reads bring nothing new.
+ */
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { toolDescriptor } from '../common/tool-descriptors';
 
@@ -29,4 +33,18 @@ export function wroteWithoutChecking(calls: readonly ToolCall[], results: readon
 export function checkNextNote(command: string): string {
   const check = command.length <= MAX_QUOTED_COMMAND && !command.includes('\n') ? `\`${command}\`` : 'its command';
   return `If that change finishes the task, run this run's acceptance check now (call bash with ${check}) and give your final answer once it passes.`;
+}
+
+/**
+ * After a round of reads only, none with a result the run had not seen (the same call, the same
+ * result): asked how many files a folder holds, the 1.5B model had the count from its first glob,
+ * then read every file and globbed again, round after round, until the run stopped.
+ */
+export function nothingNewNote(answerTool: boolean): string {
+  return `These results are the same as earlier calls of this run returned: nothing new. If what you have answers the task, ${answerTool ? 'call final_answer' : 'give your answer'} now; if not, try something else.`;
+}
+
+/** Whether a round only read, without error, and learned nothing its run had not seen. */
+export function readNothingNew(calls: readonly ToolCall[], results: readonly ToolResultBlock[], newEvidence: number): boolean {
+  return newEvidence === 0 && calls.length > 0 && calls.every((call) => toolDescriptor(call.name)?.effect === 'read') && results.every((result) => !result.is_error);
 }
