@@ -429,6 +429,15 @@ describe('a whole-file write that drops what the file had', () => {
     expect(await editFile(root, args('edit_file', { file_path: 'strings.js', old_text: 'word[0]', new_text: 'word.charAt(0)' }))).not.toContain('Note:');
   });
 
+  test('a write or an edit that leaves a JSON file that does not parse says where, and names a trailing comma', async () => {
+    // fix-json's config.json, as the 1.5B model kept editing it: a key renamed, the trailing comma left.
+    writeFileSync(path.join(root, 'config.json'), '{\n  "name": "shop",\n  "port": 3000,\n  "debug": false,\n}\n');
+    const edited = await editFile(root, args('edit_file', { file_path: 'config.json', old_text: 'debug', new_text: 'debugging' }));
+    expect(edited).toContain('Note: config.json is not valid JSON now: Expected double-quoted property name, at line 5, column 1: "}". JSON allows no comma after the last item of an object or array: remove the comma at the end of line 4, "  \\"debugging\\": false,".');
+    expect(await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"name": "shop", "port": 3000, "debug": false}\n' }))).not.toContain('Note:');
+    expect(await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"name": ' }))).toContain('Note: config.json is not valid JSON now: ');
+  });
+
   test('a write that keeps every name, or a file of another language, gets no note', async () => {
     writeFileSync(path.join(root, 'a.js'), 'exports.one = 1;\nexport function two() {}\n');
     expect(await writeFile(root, args('write_file', { file_path: 'a.js', content: 'exports.one = 2;\nexport async function two() { return 2; }\nconst three = 3;\n' }))).not.toContain('Note:');

@@ -8,6 +8,7 @@ import { MAX_EDIT_FILE_BYTES, MAX_EDIT_TEXT_CHARS } from './limits';
 import { closeOpened, openInWorkspace } from './safe-open';
 import { editedLines, numberedRegion, withRegion } from './edited-region';
 import { widenNestedEdit } from './edit-widen';
+import { jsonNote } from './json-note';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 
 /** After the earlier edit the model forgot: why old_text is gone. */
@@ -102,8 +103,9 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     ].join(' ');
     const others = otherOccurrences(edited, args.old_text, start, start + newText.length);
     const shown = withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
-    const dropped = stats.size <= NAMES_CHECKED_BYTES ? droppedNamesNote(args.file_path, text, edited, 'edit') : undefined;
-    return dropped === undefined ? shown : `${shown}\n\n${dropped}`;
+    const checked = stats.size <= NAMES_CHECKED_BYTES;
+    const notes = checked ? [droppedNamesNote(args.file_path, text, edited, 'edit'), jsonNote(args.file_path, edited)].filter((note) => note !== undefined) : [];
+    return [shown, ...notes].join('\n\n');
   } finally {
     await closeOpened(opened);
   }

@@ -4,6 +4,7 @@ import { readPrefix, replaceContent } from './file-io';
 import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
 import { NAMES_CHECKED_BYTES, droppedNamesNote, namesChecked } from './dropped-names';
 import { numberedRegion, withRegion } from './edited-region';
+import { jsonNote } from './json-note';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 import { WorkspaceFile } from './workspace-file';
 
@@ -32,7 +33,8 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
   // The whole file numbered when small, so that the model's next edit copies lines as they are.
   const done = `Wrote ${content.length} bytes to ${args.file_path}${unnumbered === undefined ? '' : ` ${UNNUMBERED_NOTE}`}`;
   const shown = withRegion(done, numberedRegion(args.file_path, text));
-  return dropped === undefined ? shown : `${shown}\n\n${dropped}`;
+  const notes = [dropped, content.length <= COMPARED_BYTES ? jsonNote(args.file_path, text) : undefined].filter((note) => note !== undefined);
+  return [shown, ...notes].join('\n\n');
 }
 
 /** What the file held before this write, read through its own descriptor (never its name again); undefined when it is larger than compared. */

@@ -1,0 +1,31 @@
+/**
+ * A note when a write or an edit leaves a `.json` file that does not parse: where, and the line.
+ * JSON.parse is linear in the text and runs nothing. The 1.5B model, told by `node app.js` only
+ * "Expected double-quoted property name in JSON at position 58", renamed a key back and forth
+ * until the run stopped, and never touched the trailing comma before `}` (EVALS.md).
+ */
+import { sourceLanguageOf } from '../../loop/source-language';
+
+/** Longer lines are cut in the note. */
+const MAX_LINE_CHARS = 200;
+
+export function jsonNote(filePath: string, text: string): string | undefined {
+  if (sourceLanguageOf(filePath) !== 'json') return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    const message = (err as Error).message;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    if (position === undefined) return `Note: ${filePath} is not valid JSON now: ${message}.`;
+    const at = Math.min(Number(position), text.length);
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    const lineText = (n: number) => JSON.stringify((text.split('\n', n)[n - 1] ?? '').slice(0, MAX_LINE_CHARS));
+    const upToComma = before.trimEnd();
+    const commaLine = upToComma.split('\n').length;
+    const trailing = upToComma.endsWith(',') && (text[at] === '}' || text[at] === ']') ? ` JSON allows no comma after the last item of an object or array: remove the comma at the end of line ${commaLine}, ${lineText(commaLine)}.` : '';
+    return `Note: ${filePath} is not valid JSON now: ${message.replace(/ in JSON at position \d+.*$/s, '')}, at line ${line}, column ${column}: ${lineText(line)}.${trailing}`;
+  }
+}
