@@ -132,7 +132,7 @@ export class ToolRound {
       ...(failureWarned ? [REPEATED_FAILURE_MESSAGE] : warned ? [REPEATED_ACTION_MESSAGE] : []),
       ...(failingReadOnly !== undefined ? [readOnlyFailureNudge(failingReadOnly)] : failingEdit ? [editFailureNudge(failingEdit.path, failingEdit.whole)] : []),
       ...(config.acceptance && this.context.offered.has('bash') && wroteWithoutChecking(calls, results) ? [checkNextNote(config.acceptance.command)] : []),
-      ...(!warned && !failureWarned && readNothingNew(calls, results, evidence) ? [nothingNewNote(this.context.offered.has('final_answer'))] : []),
+      ...(!warned && !failureWarned && readNothingNew(calls, results, evidence) ? [nothingNewNote(config.finalAnswer === 'tool')] : []),
     ];
     const content: Array<ToolResultBlock | { type: 'text'; text: string }> = [...results, ...nudges.map((text) => ({ type: 'text' as const, text }))];
     state.messages.push({ role: 'user', content: nudges.length > 0 ? content : results });

@@ -231,4 +231,14 @@ test('a round of reads that brings nothing new is told to answer if it can; a fi
   expect(notesAfter('g1')).toEqual([]);
   expect(notesAfter('r1')).toEqual([]);
   expect(notesAfter('g2')).toEqual(['These results are the same as earlier calls of this run returned: nothing new. If what you have answers the task, give your answer now; if not, try something else.']);
+  // With the final_answer tool (`finalAnswer: 'tool'`), the note names it.
+  const again = `tools-${Math.random()}`;
+  h.model.setScenario(again, [
+    { toolCalls: [{ id: 'g1', name: 'glob', arguments: glob }] },
+    { toolCalls: [{ id: 'g2', name: 'glob', arguments: glob }] },
+    { toolCalls: [{ id: 'f', name: 'final_answer', arguments: { answer: '2' } }] },
+  ]);
+  const tooled = await h.start({ prompt: 'How many .js files are there?', model: again, workspace, stream: false, permissionMode: 'plan', finalAnswer: 'tool' });
+  expect(await tooled.result()).toMatchObject({ text: '2' });
+  expect(JSON.stringify(h.model.requestsFor(again)[2]?.body.messages)).toContain('If what you have answers the task, call final_answer now');
 });
