@@ -212,6 +212,12 @@ export const AgentRunInput = z.strictObject({
    * loop goes on from there (src/workflows/draft-turn.ts).
    */
   draftFirst: z.boolean().default(false),
+  /**
+   * Built-in or worker tools this run does not offer the model, by name (`subagent`,
+   * `background_run`): a call of one is refused like that of any tool not offered. It only narrows
+   * what the run's type offers; it never adds a tool.
+   */
+  disallowedTools: z.array(z.string().min(1)).max(64).default([]),
   /** Internal: the state a run carries into its next run across continue-as-new. */
   resume: z.unknown().optional(),
 });

@@ -210,4 +210,11 @@ export const PATCH_LEDGER: readonly PatchEntry[] = [
     keeps: "a small-local run's first turn with its tools and system prompt, no draft of the attached file",
     state: 'active',
   },
+  {
+    id: 'disallowed-tools',
+    shipped: '2026-12-05',
+    version: '0.4.0',
+    keeps: 'a small-local run offered subagent and background_run, as every run of its type',
+    state: 'active',
+  },
 ];

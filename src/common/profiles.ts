@@ -13,6 +13,8 @@ export interface ModelProfile {
   guidance?: string;
   /** `draftFirst`: the first turn asks for the finished file, as the model alone would be asked. */
   draftFirst?: boolean;
+  /** `disallowedTools`: tools the run does not offer the model. */
+  disallowedTools?: readonly string[];
 }
 
 export const MODEL_PROFILES = {
@@ -22,7 +24,7 @@ export const MODEL_PROFILES = {
    * and attachments that leave room in a small context.
    */
   'small-local': {
-    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters (with the local files the attached ones import), whole-file writes of small files, renames by one sed command, and the code\'s own examples run before the answer, a first turn that drafts the attached file as the model alone would',
+    description: 'a small local model: final_answer tool with tool_choice "required", plain paths attached, temperature 0.2, max_tokens 1024, attachments capped at 4 files and 12 000 characters (with the local files the attached ones import), whole-file writes of small files, renames by one sed command, and the code\'s own examples run before the answer, a first turn that drafts the attached file as the model alone would, and no subagent or background_run tool',
     finalAnswer: 'tool',
     attachMentionedPaths: 'plain',
     modelSettings: { temperature: 0.2, maxOutputTokens: 1024 },
@@ -31,6 +33,10 @@ export const MODEL_PROFILES = {
     // Asked alone for the finished function, the 1.5B model solved 15 of 21 tasks; the same model's
     // first code inside the loop, with tools and the system prompt, was worse (EVALS.md).
     draftFirst: true,
+    // Offered subagents and background jobs, the 1.5B model handed a rename to a read-only
+    // code-review subagent with a 1,000-token budget, five times, and started `node test.js` in the
+    // background before anything else (EVALS.md). Two tool definitions fewer in its 16k context too.
+    disallowedTools: ['subagent', 'background_run'],
     // A 1.5B model's piecewise edit_file calls leave half-edited bodies behind; one whole-file
     // write of a small file needs no old_text to match. Its own examples catch a wrong body early;
     // after a failing example it would otherwise edit the example.
@@ -63,6 +69,7 @@ export function withProfile(raw: Record<string, unknown>): Record<string, unknow
     finalAnswer: profile.finalAnswer,
     attachMentionedPaths: profile.attachMentionedPaths,
     ...(profile.draftFirst ? { draftFirst: true } : {}),
+    ...(profile.disallowedTools ? { disallowedTools: [...profile.disallowedTools] } : {}),
     ...raw,
     ...(profile.guidance ? { appendSystemPrompt: [profile.guidance, typeof raw.appendSystemPrompt === 'string' ? raw.appendSystemPrompt : ''].filter(Boolean).join('\n\n') } : {}),
     modelSettings: { ...profile.modelSettings, ...(isObject(raw.modelSettings) ? raw.modelSettings : {}) },

@@ -22,3 +22,5 @@ export const SYNTAX_GATE = 'syntax-gate';
 export const ACCEPTANCE_FILES_READ_ONLY = 'acceptance-files-read-only';
 /** A first turn that drafts the attached file (`draftFirst`, the `small-local` profile's) (0.3.0: a turn with tools from the start). */
 export const DRAFT_FIRST = 'draft-first';
+/** The tools an input's `disallowedTools` names (the `small-local` profile's: `subagent`, `background_run`) left out of what the run offers (0.3.0: every tool of the run's type). */
+export const DISALLOWED_TOOLS = 'disallowed-tools';

@@ -1,4 +1,4 @@
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, workflowInfo } from '@temporalio/workflow';
 import { WorkflowStream } from '@temporalio/workflow-streams/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { SandboxRequest } from '../common/sandbox';
@@ -23,6 +23,7 @@ import { StallWatchdog } from './stall-watchdog';
 import { ToolRound } from './tool-round';
 import { TreeBudget } from './tree-budget';
 import { TurnCancel } from './turn-cancel';
+import { DISALLOWED_TOOLS } from './patches';
 
 export type RunConfig = Omit<AgentRunConfig, 'resume'>;
 
@@ -64,7 +65,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const policy = createPolicy(config.permissionMode, { allow: [...allow, ...(state.sessionRules ?? [])], ...(deny ? { deny } : {}) });
   const guard = runGuard(config.sandbox.writableGit === true);
   const type = agentType(config.agentType);
-  const offered: ReadonlySet<string> = new Set(config.tools ?? (type ? toolsFor(type, config.depth) : []));
+  const offered = offeredTools(config.tools ?? (type ? toolsFor(type, config.depth) : []), config.disallowedTools);
   const limits: BudgetLimits = { maxIterations: config.maxIterations, ...config.budgets };
   const sandbox = sandboxRequest(config);
   const report = new RunReporter(stream, state, limits, config.maxIterations);
@@ -97,4 +98,10 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel, answeredProvider: () => model.answeredProvider });
   const mentions: MentionContext = { config, state, report, policy, guard, offered };
   return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns, offered };
+}
+
+/** The run's tools less those its input disallows; a run of 0.3.0 (no marker) offered them all. */
+function offeredTools(tools: readonly string[], disallowed: readonly string[]): ReadonlySet<string> {
+  if (disallowed.length === 0 || !tools.some((tool) => disallowed.includes(tool)) || !patched(DISALLOWED_TOOLS)) return new Set(tools);
+  return new Set(tools.filter((tool) => !disallowed.includes(tool)));
 }

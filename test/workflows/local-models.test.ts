@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
@@ -139,6 +139,36 @@ test('profile small-local: tool_choice required, its sampling settings, and plai
   expect(body.max_tokens).toBe(1024);
   expect(firstUser(body)).toContain('[Attached lib/util.py (numbered as read_file shows it');
   expect(firstUser(body)).toContain('2:     return 1');
+  // No subagent or background job for the small model; the rest of the tools as before.
+  expect(toolNames(body)).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'glob', 'grep', 'bash', 'final_answer']));
+  expect(toolNames(body)).not.toContain('subagent');
+  expect(toolNames(body)).not.toContain('background_run');
+});
+
+test('a tool the input disallows is neither offered nor run; small-local given disallowedTools: [] offers them all', async () => {
+  h.model.setScenario('no-jobs', [{ toolCalls: [{ id: 'b1', name: 'background_run', arguments: { command: 'touch ran.txt' } }] }, { text: 'done' }]);
+  const workspace = h.workspace({});
+  await h.execute({ prompt: 'Start it', model: 'no-jobs', workspace, stream: false, permissionMode: 'bypass', disallowedTools: ['background_run'] });
+  const [first, second] = h.model.requestsFor('no-jobs').map((r) => r.body as Body);
+  expect(toolNames(first!)).not.toContain('background_run');
+  expect(toolNames(first!)).toContain('subagent');
+  expect((second!.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')?.content).toBe('Unknown tool: background_run');
+  expect(existsSync(path.join(workspace, 'ran.txt'))).toBe(false);
+  h.model.setScenario('all-tools', [{ text: 'ok' }]);
+  await h.execute({ prompt: 'x', model: 'all-tools', workspace, stream: false, profile: 'small-local', finalAnswer: 'text', disallowedTools: [] });
+  expect(toolNames(h.model.requestsFor('all-tools')[0]!.body as Body)).toEqual(expect.arrayContaining(['subagent', 'background_run']));
+});
+
+test('a run started before disallowedTools replays as it ran: its background job still runs on replay', async () => {
+  h.model.setScenario('old-jobs', [{ toolCalls: [{ id: 'b1', name: 'background_run', arguments: { command: 'true' } }] }, ...Array.from({ length: 8 }, () => ({ text: 'done' }))]);
+  const handle = await h.start({ prompt: 'Start it', model: 'old-jobs', workspace: h.workspace({}), stream: false, permissionMode: 'bypass' });
+  await handle.result();
+  const history = await handle.fetchHistory();
+  // As a 0.3.0 small-local run's input now parses: the profile adds disallowedTools, and the history has no marker.
+  const started = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+  const input = JSON.parse(Buffer.from(started.data!).toString('utf8')) as Record<string, unknown>;
+  started.data = Buffer.from(JSON.stringify({ ...input, disallowedTools: ['background_run'] }), 'utf8');
+  await Worker.runReplayHistory({ workflowBundle: { codePath: readTestEnv().bundlePath }, sinks: tracingSinks(undefined) }, history, handle.workflowId);
 });
 
 test('an unknown profile fails the run at once, naming the field and the known profiles', async () => {
