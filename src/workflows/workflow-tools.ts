@@ -80,6 +80,8 @@ export async function subagent(args: ToolArgs<'subagent'>, ctx: WorkflowToolCont
     waitForJobs: config.waitForJobs,
     depth,
     tools: toolsFor(type, depth),
+    // What the operator took from the run, its subagents do not get back.
+    ...(config.disallowedTools.length > 0 ? { disallowedTools: config.disallowedTools } : {}),
     // In the background nobody watches: a question is denied at once (fail closed).
     askHuman: !args.run_in_background,
     parent: { workflowId: ctx.workflowId, taskId, notify: args.run_in_background },

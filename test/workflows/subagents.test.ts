@@ -43,6 +43,26 @@ test('a subagent runs as a child agentRun with its own history and returns its f
   expect(childRequest?.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(['bash', 'glob', 'grep', 'read_file']);
 });
 
+test('what the input disallows, its subagents are not offered either', async () => {
+  h.model.setScenario(
+    'sub-less',
+    byPrompt({
+      'Look around': [{ toolCalls: [{ id: 's1', name: 'subagent', arguments: { task: 'Count the files', agent_type: 'explore' } }] }, { text: 'Done.' }],
+      'Count the files': [{ text: 'One.' }],
+    }),
+  );
+  const handle = await h.start({ prompt: 'Look around', model: 'sub-less', workspace: h.workspace({ 'a.md': 'x' }), disallowedTools: ['bash'] });
+  expect(await handle.result()).toMatchObject({ text: 'Done.' });
+  const tools = (text: string) =>
+    h.model
+      .requestsFor('sub-less')
+      .find((r) => r.body.messages.some((m: { content: unknown }) => isPromptSent(m.content, text)))
+      ?.body.tools.map((t: { function: { name: string } }) => t.function.name)
+      .sort();
+  expect(tools('Look around')).not.toContain('bash');
+  expect(tools('Count the files')).toEqual(['glob', 'grep', 'read_file']);
+});
+
 test('a read-only type refuses a write: no write tool, and plan mode denies a writing command', async () => {
   h.model.setScenario(
     'readonly',
