@@ -1,13 +1,6 @@
 import { forEachUtf8Byte } from './utf8';
 
 /**
- * FNV-1a, 64 bits, over the UTF-8 bytes of a string, as 16 hex digits. Written with two
- * 32-bit halves so it needs neither BigInt nor a Node built-in (workflow sandbox): equality
- * fingerprints want a stable hash, not a cryptographic one. Every tool result is hashed in the
- * workflow thread: the halves stay local int32 variables (no closure holds them, so V8 keeps them
- * in registers instead of allocating a number per byte), and ASCII is mixed without the encoder.
- */
-/**
  * Held in a module constant: in the workflow sandbox a global such as `Math` is looked up through the
  * context's global object on every use. With `Math.imul` in the loop, hashing the peers bench's 4 KiB
  * tool results took 22 ms of the workflow thread in a process's last 1.2 s (about 0.5 ms a result);
@@ -15,6 +8,13 @@ import { forEachUtf8Byte } from './utf8';
  */
 const imul = Math.imul;
 
+/**
+ * FNV-1a, 64 bits, over the UTF-8 bytes of a string, as 16 hex digits. Written with two
+ * 32-bit halves so it needs neither BigInt nor a Node built-in (workflow sandbox): equality
+ * fingerprints want a stable hash, not a cryptographic one. Every tool result is hashed in the
+ * workflow thread: the halves stay local int32 variables (no closure holds them, so V8 keeps them
+ * in registers instead of allocating a number per byte), and ASCII is mixed without the encoder.
+ */
 export function fnv1a64(text: string): string {
   // Offset basis 0xcbf29ce484222325 as two halves.
   let hi = 0xcbf29ce4 | 0;
