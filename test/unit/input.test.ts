@@ -35,6 +35,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
         attachMentionedPaths: 'at',
         attachments: { maxFiles: 8, maxFileChars: 30_000, maxTotalChars: 60_000, imports: false },
         draftFirst: false,
+        disallowedTools: [],
       },
     });
   });
@@ -70,6 +71,7 @@ describe('parseAgentRunInput: defaults (README, Configuration)', () => {
       attachMentionedPaths: 'off',
       attachments: { maxFiles: 1, maxFileChars: 10, maxTotalChars: 20, imports: true },
       draftFirst: true,
+      disallowedTools: ['subagent'],
     };
     expect(parseAgentRunInput(input)).toEqual({ ok: true, config: input });
   });
