@@ -6,7 +6,7 @@ import { describeMiss } from './edit-miss';
 import { FileNotFoundError, FileTooLargeError } from './fs-errors';
 import { MAX_EDIT_FILE_BYTES, MAX_EDIT_TEXT_CHARS } from './limits';
 import { closeOpened, openInWorkspace } from './safe-open';
-import { editedLines, numberedRegion, withRegion } from './edited-region';
+import { editedLines, lineAt, numberedRegion, withRegion } from './edited-region';
 import { widenNestedEdit } from './edit-widen';
 import { jsonNote } from './json-note';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
@@ -49,7 +49,7 @@ const MAX_PATTERN_CHARS = 100;
  * that finds which file holds it.
  */
 function sameTextMessage(filePath: string, text: string, oldText: string, at: number): string {
-  const where = at < 0 ? `old_text is not in ${filePath}` : `old_text is in ${filePath} at line ${text.slice(0, at).split('\n').length}`;
+  const where = at < 0 ? `old_text is not in ${filePath}` : `old_text is in ${filePath} at line ${lineAt(text, at)}`;
   const line = oldText.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, MAX_PATTERN_CHARS) ?? '';
   const find = line ? ` To find which files hold a text, call grep with pattern ${JSON.stringify(line.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}.` : '';
   return `old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text. ${where}.${find}`;

@@ -40,10 +40,16 @@ export function numberedRegion(filePath: string, text: string, span?: { first: n
   return `${which}, ${NUMBERED_LISTING}\n${shown}`;
 }
 
+/** The 1-based line of the character at `offset`, as read_file numbers it (a walk of the newlines before it, no copy). */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 /** The 0-based lines an edit's new text occupies in the edited file. */
 export function editedLines(edited: string, at: number, newText: string): { first: number; last: number } {
-  let first = 0;
-  for (let i = edited.indexOf('\n'); i >= 0 && i < at; i = edited.indexOf('\n', i + 1)) first++;
+  const first = lineAt(edited, at) - 1;
   let newLines = 0;
   for (let i = newText.indexOf('\n'); i >= 0; i = newText.indexOf('\n', i + 1)) newLines++;
   return { first, last: first + newLines };

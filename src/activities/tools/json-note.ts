@@ -5,6 +5,7 @@
  * until the run stopped, and never touched the trailing comma before `}` (EVALS.md).
  */
 import { sourceLanguageOf } from '../../loop/source-language';
+import { lineAt } from './edited-region';
 
 /** Longer lines are cut in the note. */
 const MAX_LINE_CHARS = 200;
@@ -20,11 +21,11 @@ export function jsonNote(filePath: string, text: string): string | undefined {
     if (position === undefined) return `Note: ${filePath} is not valid JSON now: ${message}.`;
     const at = Math.min(Number(position), text.length);
     const before = text.slice(0, at);
-    const line = before.split('\n').length;
+    const line = lineAt(text, at);
     const column = at - before.lastIndexOf('\n');
     const lineText = (n: number) => JSON.stringify((text.split('\n', n)[n - 1] ?? '').slice(0, MAX_LINE_CHARS));
     const upToComma = before.trimEnd();
-    const commaLine = upToComma.split('\n').length;
+    const commaLine = lineAt(text, upToComma.length);
     const trailing = upToComma.endsWith(',') && (text[at] === '}' || text[at] === ']') ? ` JSON allows no comma after the last item of an object or array: remove the comma at the end of line ${commaLine}, ${lineText(commaLine)}.` : '';
     return `Note: ${filePath} is not valid JSON now: ${message.replace(/ in JSON at position \d+.*$/s, '')}, at line ${line}, column ${column}: ${lineText(line)}.${trailing}`;
   }
