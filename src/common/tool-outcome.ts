@@ -11,6 +11,11 @@ export interface ToolRequest {
   fileRead?: boolean;
   /** edit_file: an earlier edit_file of this run replaced text holding this call's old_text (a miss then says so). */
   changedByEarlierEdit?: boolean;
+  /**
+   * write_file, edit_file: the run's guard lets a grep of the whole workspace run unasked, so the
+   * lines that still use a name the write took away are searched for and named in its result.
+   */
+  searchUsers?: boolean;
   /** The call's idempotency key, `<workflow id>/<tool call id>`: the same for every attempt and run of the conversation. */
   callId?: string;
   /**

@@ -5,14 +5,23 @@
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { toolDescriptor } from '../common/tool-descriptors';
 
+/**
+ * How a tool result's note that names work the change left undone begins (lines that still use a
+ * name it took away): after such a result the round is not told to run the check yet.
+ */
+export const STILL_TO_DO = 'Still to do:';
+
 /** A longer acceptance command is not quoted in the note: the model is told to run the run's check, not shown all of it. */
 const MAX_QUOTED_COMMAND = 300;
 
 /**
  * Whether a round wrote a file and ran nothing after it: a call of a tool that writes the path it
  * names (`write_file`, `edit_file`) succeeded, and no call of the round ran a command or answered.
+ * A round whose write's result names work still to do is not done writing: the renaming 1.5B
+ * model, told to run the check right after such a result, ran it and undid its rename.
  */
 export function wroteWithoutChecking(calls: readonly ToolCall[], results: readonly ToolResultBlock[]): boolean {
+  if (results.some((result) => namesWorkLeft(result))) return false;
   const succeeded = new Set(results.filter((result) => !result.is_error).map((result) => result.tool_use_id));
   const writes = calls.some((call) => {
     const tool = toolDescriptor(call.name);
@@ -23,6 +32,10 @@ export function wroteWithoutChecking(calls: readonly ToolCall[], results: readon
     return tool?.commandArgument !== undefined || tool?.effect === 'answer';
   });
   return writes && !checked;
+}
+
+function namesWorkLeft(result: ToolResultBlock): boolean {
+  return !result.is_error && result.content.includes(`\n\n${STILL_TO_DO} `);
 }
 
 /**

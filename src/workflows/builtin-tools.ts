@@ -21,6 +21,8 @@ export interface BuiltInToolContext {
   fileRead?(path: string): boolean;
   /** Whether the conversation's own earlier edit_file of this file replaced text holding old_text: a miss says so. */
   changedByEarlierEdit?(path: string, oldText: string): boolean;
+  /** write_file, edit_file: a grep of the whole workspace would run unasked, so their results name the lines still using a name they dropped. */
+  searchUsers?: boolean;
   /** What the model call read ahead for this call, when it ran with these arguments (src/workflows/read-ahead.ts). */
   readAhead?(input: unknown): ToolOutcome | undefined;
   /** Tools the workflow runs itself (child workflows). */
@@ -48,7 +50,7 @@ function validate(name: ToolName, input: unknown): { args: unknown } | { invalid
   return checkArguments(builtInDescriptor(name), toolSchemas[name], input);
 }
 
-function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, readAhead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
+function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQueue, sandbox, fileRead, changedByEarlierEdit, searchUsers, readAhead, checkpointRequest, callKey: callId }: BuiltInToolContext): Promise<ToolOutcome> {
   const { effect, commandArgument, pathArgument } = builtInDescriptor(name);
   // A command runs in the sandbox, for as long as its own timeout allows.
   const command = commandArgument !== undefined;
@@ -68,7 +70,8 @@ function runToolActivity(name: ToolName, input: unknown, { workspace, toolTaskQu
   const edit = name === 'edit_file' ? (input as { file_path: string; old_text: string }) : undefined;
   const read = edit && fileRead ? { fileRead: fileRead(edit.file_path) } : {};
   const changed = edit && changedByEarlierEdit?.(edit.file_path, edit.old_text) ? { changedByEarlierEdit: true } : {};
+  const users = searchUsers && pathArgument !== undefined && effect !== 'read' ? { searchUsers: true } : {};
   // A tool activity that may write takes the round's checkpoint itself, when the round can use it.
   const checkpoint = effect === 'repeatable' || effect === 'once' ? checkpointRequest?.() : undefined;
-  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...(!command && pathArgument && effect !== 'read' && sandbox.readOnlyFiles ? { sandbox } : {}), ...read, ...changed, ...(checkpoint ? { checkpoint } : {}) }]);
+  return activity.executeWithOptions(options, [{ ...(workspace ? { workspace } : {}), input, ...(command ? { sandbox, callId } : {}), ...(!command && pathArgument && effect !== 'read' && sandbox.readOnlyFiles ? { sandbox } : {}), ...read, ...changed, ...users, ...(checkpoint ? { checkpoint } : {}) }]);
 }

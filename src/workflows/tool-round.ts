@@ -35,6 +35,10 @@ import { backgroundRun, subagent } from './workflow-tools';
 import { inheritedSettings } from './workspace-settings';
 import type { ReadAheadResult } from '../common/read-ahead';
 import { readAheadOutcome } from './read-ahead';
+import { hooksFor } from '../loop/hook-decisions';
+
+/** The grep a write's search for the lines still using a dropped name amounts to (src/activities/tools/name-users.ts). */
+const WORKSPACE_GREP: ToolArgs<'grep'> = { pattern: '', path: '.', include: '' };
 
 export interface ToolRoundContext {
   config: Omit<AgentRunConfig, 'resume'>;
@@ -226,6 +230,8 @@ export class ToolRound {
       // A file attached to a message counts as read: its numbered text is in the conversation.
       fileRead: (path) => filesSeen(state.messages, call.id).has(canonicalPath(path)) || (state.attachments ?? []).some((a) => a.kind === 'file' && canonicalPath(a.path) === canonicalPath(path)),
       changedByEarlierEdit: (path, oldText) => editedAway(state.messages, canonicalPath(path), oldText, call.id),
+      // The search a write's result may make is a grep of the workspace: only where the run would let one run unasked.
+      searchUsers: this.context.offered.has('grep') && this.context.guard(policy, 'grep', WORKSPACE_GREP).behavior === 'allow' && hooksFor(state.hooks?.hooks, 'PreToolUse').length === 0,
       readAhead: (input) => readAheadOutcome(this.readAhead.get(call.id), input),
       callKey,
       checkpointRequest: () => this.checkpointRequest(),

@@ -81,28 +81,42 @@ export function topLevelNames(filePath: string, text: string): Names | undefined
 /** Files up to this size are checked for the names a write or an edit drops. */
 export const NAMES_CHECKED_BYTES = 1024 * 1024;
 
-/**
- * What a write (the whole file) or an edit took away that the file had (an export, a top-level
- * function or class), as a sentence; undefined when nothing. A name still exported but no longer
- * defined comes first: `module.exports = { shout }` without `shout` makes every require of the file
- * throw, and the 1.5B model, having edited `shout` into another function, answered with the file so.
- */
-export function droppedNamesNote(filePath: string, before: string, after: string, by: 'write' | 'edit' = 'write'): string | undefined {
+/** What a write or an edit took away from a file's top-level names, and what it added. */
+export interface DroppedNames {
+  lostExports: string[];
+  lostDefinitions: string[];
+  /** Names defined or exported now that were neither before (a rename's new name). */
+  added: string[];
+  /** Lost definitions the file still exports. */
+  dangling: string[];
+}
+
+/** The names a write or an edit dropped; undefined when none, or when the file's language is not checked. */
+export function droppedNames(filePath: string, before: string, after: string): DroppedNames | undefined {
   const old = topLevelNames(filePath, before);
   const now = topLevelNames(filePath, after);
   if (!old || !now) return undefined;
   const lostExports = [...old.exported].filter((name) => !now.exported.has(name));
   const lostDefinitions = [...old.defined].filter((name) => !now.defined.has(name) && !lostExports.includes(name));
   if (lostExports.length === 0 && lostDefinitions.length === 0) return undefined;
+  const added = [...new Set([...now.exported, ...now.defined])].filter((name) => !old.exported.has(name) && !old.defined.has(name));
+  return { lostExports, lostDefinitions, added, dangling: lostDefinitions.filter((name) => now.exported.has(name)) };
+}
+
+/**
+ * What a write (the whole file) or an edit took away that the file had (an export, a top-level
+ * function or class), as a sentence. A name still exported but no longer defined comes first:
+ * `module.exports = { shout }` without `shout` makes every require of the file throw, and the
+ * 1.5B model, having edited `shout` into another function, answered with the file so.
+ */
+export function droppedNamesNote({ lostExports, lostDefinitions, added, dangling }: DroppedNames, by: 'write' | 'edit' = 'write'): string {
   const list = (names: string[]) => names.slice(0, MAX_NAMED).join(', ') + (names.length > MAX_NAMED ? `, and ${names.length - MAX_NAMED} more` : '');
-  const dangling = lostDefinitions.filter((name) => now.exported.has(name));
   const broken = dangling.length > 0 ? ` It still exports ${list(dangling)}, which it no longer defines: loading the file now fails.` : '';
   const parts = [
     ...(lostExports.length > 0 ? [`no longer exports ${list(lostExports)}`] : []),
     ...(lostDefinitions.length > 0 ? [`no longer defines ${list(lostDefinitions)}`] : []),
   ];
   const lost = [...lostExports, ...lostDefinitions];
-  const added = [...new Set([...now.exported, ...now.defined])].filter((name) => !old.exported.has(name) && !old.defined.has(name));
   const subject = (joined: string) => (by === 'write' ? `this write replaced the whole file${joined} it` : 'after this edit the file');
   // A rename drops a name and adds one: telling the model to write the old name back undoes it.
   if (added.length > 0) {
@@ -110,4 +124,9 @@ export function droppedNamesNote(filePath: string, before: string, after: string
     return `Note: ${subject(';')} ${parts.join(' and ')}, which it did before, and now has ${list(added)}.${broken} If a test or another file still uses ${list(lost)}, write ${them} back; if you renamed ${them}, change the files that use the old ${lost.length === 1 ? 'name' : 'names'} too (grep for ${them}).`;
   }
   return `Note: ${subject(', and')} ${parts.join(' and ')}, which it did before.${broken} If they are still needed (a test or another file uses them), write them back.`;
+}
+
+/** Every name a write or an edit dropped, for the search of the lines that still use them. */
+export function lostNames(dropped: DroppedNames): string[] {
+  return [...dropped.lostExports, ...dropped.lostDefinitions];
 }

@@ -1,4 +1,4 @@
-import { NAMES_CHECKED_BYTES, droppedNamesNote } from './dropped-names';
+import { NAMES_CHECKED_BYTES, droppedNames, droppedNamesNote, lostNames, type DroppedNames } from './dropped-names';
 import { ToolError } from './tool-error';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
@@ -9,6 +9,7 @@ import { closeOpened, openInWorkspace } from './safe-open';
 import { editedLines, lineAt, numberedRegion, withRegion } from './edited-region';
 import { widenNestedEdit } from './edit-widen';
 import { jsonNote } from './json-note';
+import { nameUsersNote } from './name-users';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 
 /** After the earlier edit the model forgot: why old_text is gone. */
@@ -59,8 +60,9 @@ function sameTextMessage(filePath: string, text: string, oldText: string, at: nu
  * What the workflow knows of the file from the run's conversation, for a miss's explanation:
  * `read`, whether the run read (or wrote, or was shown) it, false adding that the model guessed;
  * `changedByEarlierEdit`, that the run's own earlier edit_file replaced text holding old_text.
+ * `searchUsers`: as write_file's, the lines that still use a name the edit dropped are named.
  */
-export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?: boolean, changedByEarlierEdit = false): Promise<string> {
+export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?: boolean, changedByEarlierEdit = false, searchUsers = false): Promise<string> {
   for (const [name, text] of [['old_text', args.old_text], ['new_text', args.new_text]] as const) {
     if (text.length > MAX_EDIT_TEXT_CHARS) {
       throw new ToolError(`${name} is too long (${text.length} characters; the limit is ${MAX_EDIT_TEXT_CHARS}): use write_file instead`);
@@ -72,6 +74,8 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     throw err;
   });
   const { handle, stats } = opened;
+  let dropped: DroppedNames | undefined;
+  let notes: Array<string | undefined>;
   try {
     if (stats.size > MAX_EDIT_FILE_BYTES) {
       throw new FileTooLargeError(
@@ -104,9 +108,12 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     const others = otherOccurrences(edited, args.old_text, start, start + newText.length);
     const shown = withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
     const checked = stats.size <= NAMES_CHECKED_BYTES;
-    const notes = checked ? [droppedNamesNote(args.file_path, text, edited, 'edit'), jsonNote(args.file_path, edited)].filter((note) => note !== undefined) : [];
-    return [shown, ...notes].join('\n\n');
+    dropped = checked ? droppedNames(args.file_path, text, edited) : undefined;
+    notes = [shown, ...(dropped ? [droppedNamesNote(dropped, 'edit')] : []), ...(checked ? [jsonNote(args.file_path, edited)] : [])];
   } finally {
     await closeOpened(opened);
   }
+  // Searched once the edited file is closed: the workspace as this edit left it.
+  const users = dropped && searchUsers ? await nameUsersNote(root, lostNames(dropped)) : undefined;
+  return [...notes, users].filter((note) => note !== undefined).join('\n\n');
 }

@@ -49,8 +49,8 @@ function toolActivity<N extends ToolName>(name: N, handler: Handler<N>) {
  */
 export const toolActivities: { [N in ActivityToolName]: (request: ToolRequest) => Promise<ToolOutcome> } = {
   read_file: toolActivity('read_file', readFile),
-  write_file: toolActivity('write_file', writeFile),
-  edit_file: toolActivity('edit_file', (root, args, request) => editFile(root, args, request.fileRead, request.changedByEarlierEdit)),
+  write_file: toolActivity('write_file', (root, args, request) => writeFile(root, args, request.searchUsers)),
+  edit_file: toolActivity('edit_file', (root, args, request) => editFile(root, args, request.fileRead, request.changedByEarlierEdit, request.searchUsers)),
   glob: toolActivity('glob', glob),
   grep: toolActivity('grep', grep),
   bash: toolActivity('bash', async (root, args, request) => {

@@ -2,21 +2,26 @@ import { constants, openSync } from 'node:fs';
 import type { ToolArgs } from '../../common/tool-schemas';
 import { readPrefix, replaceContent } from './file-io';
 import { closeOpened, openInWorkspace, type OpenedFile } from './safe-open';
-import { NAMES_CHECKED_BYTES, droppedNamesNote, namesChecked } from './dropped-names';
+import { NAMES_CHECKED_BYTES, droppedNames, droppedNamesNote, lostNames, namesChecked, type DroppedNames } from './dropped-names';
 import { numberedRegion, withRegion } from './edited-region';
 import { jsonNote } from './json-note';
+import { nameUsersNote } from './name-users';
 import { UNNUMBERED_NOTE, unnumberedPaste } from './numbered-paste';
 import { WorkspaceFile } from './workspace-file';
 
 /** Files up to this size are compared with what a write would put there, and checked for what it drops. */
 const COMPARED_BYTES = NAMES_CHECKED_BYTES;
 
-export async function writeFile(root: string, args: ToolArgs<'write_file'>): Promise<string> {
+/**
+ * `searchUsers`: the run's guard lets a grep of the workspace run unasked, so the lines that still
+ * use a name this write dropped are searched for and named (name-users.ts).
+ */
+export async function writeFile(root: string, args: ToolArgs<'write_file'>, searchUsers = false): Promise<string> {
   const unnumbered = unnumberedPaste(args.content);
   const text = unnumbered ?? args.content;
   const content = Buffer.from(text, 'utf8');
   const opened = await openInWorkspace(root, args.file_path, 'write');
-  let dropped: string | undefined;
+  let dropped: DroppedNames | undefined;
   try {
     // Read only where it can matter: the same size (a write that changes nothing), or a file whose names are checked.
     const before = opened.stats.size === content.length || namesChecked(args.file_path) ? await previousContent(opened) : undefined;
@@ -26,14 +31,15 @@ export async function writeFile(root: string, args: ToolArgs<'write_file'>): Pro
       return `${args.file_path} already holds exactly this content (${content.length} bytes): nothing was written. Run its tests or examples to check it, or give your answer.`;
     }
     await replaceContent(root, opened, content, args.file_path);
-    dropped = before === undefined ? undefined : droppedNamesNote(args.file_path, before.toString('utf8'), text);
+    dropped = before === undefined ? undefined : droppedNames(args.file_path, before.toString('utf8'), text);
   } finally {
     await closeOpened(opened);
   }
   // The whole file numbered when small, so that the model's next edit copies lines as they are.
   const done = `Wrote ${content.length} bytes to ${args.file_path}${unnumbered === undefined ? '' : ` ${UNNUMBERED_NOTE}`}`;
   const shown = withRegion(done, numberedRegion(args.file_path, text));
-  const notes = [dropped, content.length <= COMPARED_BYTES ? jsonNote(args.file_path, text) : undefined].filter((note) => note !== undefined);
+  const users = dropped && searchUsers ? await nameUsersNote(root, lostNames(dropped)) : undefined;
+  const notes = [dropped && droppedNamesNote(dropped), users, content.length <= COMPARED_BYTES ? jsonNote(args.file_path, text) : undefined].filter((note) => note !== undefined);
   return [shown, ...notes].join('\n\n');
 }
 
