@@ -5,6 +5,7 @@
  * until the run stopped, and never touched the trailing comma before `}` (EVALS.md).
  */
 import { sourceLanguageOf } from '../../loop/source-language';
+import { STILL_TO_DO } from '../../loop/next-step';
 import { lineAt } from './edited-region';
 
 /** Longer lines are cut in the note. */
@@ -18,7 +19,7 @@ export function jsonNote(filePath: string, text: string): string | undefined {
   } catch (err) {
     const message = (err as Error).message;
     const position = /at position (\d+)/.exec(message)?.[1];
-    if (position === undefined) return `Note: ${filePath} is not valid JSON now: ${message}.`;
+    if (position === undefined) return `${STILL_TO_DO} ${filePath} is not valid JSON now: ${message}.`;
     const at = Math.min(Number(position), text.length);
     const before = text.slice(0, at);
     const line = lineAt(text, at);
@@ -26,7 +27,20 @@ export function jsonNote(filePath: string, text: string): string | undefined {
     const lineText = (n: number) => JSON.stringify((text.split('\n', n)[n - 1] ?? '').slice(0, MAX_LINE_CHARS));
     const upToComma = before.trimEnd();
     const commaLine = lineAt(text, upToComma.length);
-    const trailing = upToComma.endsWith(',') && (text[at] === '}' || text[at] === ']') ? ` JSON allows no comma after the last item of an object or array: remove the comma at the end of line ${commaLine}, ${lineText(commaLine)}.` : '';
-    return `Note: ${filePath} is not valid JSON now: ${message.replace(/ in JSON at position \d+.*$/s, '')}, at line ${line}, column ${column}: ${lineText(line)}.${trailing}`;
+    const trailing = upToComma.endsWith(',') && (text[at] === '}' || text[at] === ']') ? ` JSON allows no comma after the last item of an object or array: remove the comma at the end of line ${commaLine}, ${lineText(commaLine)}.${commaEdit(text, upToComma.length - 1, at)}` : '';
+    return `${STILL_TO_DO} ${filePath} is not valid JSON now: ${message.replace(/ in JSON at position \d+.*$/s, '')}, at line ${line}, column ${column}: ${lineText(line)}.${trailing}`;
   }
+}
+
+/**
+ * The one edit_file call that removes a trailing comma: from the start of the comma's line to the
+ * bracket, when that text is in the file once (the edit replaces the first occurrence). Told
+ * where the comma was, the 1.5B model still edited the key before it; a call it can copy, it makes.
+ */
+function commaEdit(text: string, comma: number, bracket: number): string {
+  const from = text.lastIndexOf('\n', comma) + 1;
+  const oldText = text.slice(from, bracket + 1);
+  if (oldText.length > MAX_LINE_CHARS || text.indexOf(oldText) !== text.lastIndexOf(oldText)) return '';
+  const newText = text.slice(from, comma) + text.slice(comma + 1, bracket + 1);
+  return ` Call edit_file with old_text ${JSON.stringify(oldText)} and new_text ${JSON.stringify(newText)}.`;
 }
