@@ -10,6 +10,9 @@ test('a write not followed by a command or an answer in its round calls for the 
   expect(wroteWithoutChecking([write, { id: 'b', name: 'bash', input: {} }], [ok('w'), ok('b')])).toBe(false);
   expect(wroteWithoutChecking([write, { id: 'f', name: 'final_answer', input: {} }], [ok('w'), ok('f')])).toBe(false);
   expect(wroteWithoutChecking([{ id: 'r', name: 'read_file', input: {} }], [ok('r')])).toBe(false);
+  // A write whose result names work it left (lines still using a name it took away) is not done yet.
+  const left = { ...ok('w'), content: 'Wrote 9 bytes to a.js\n\nStill to do: these lines still use old, which this change took away; change them too, or put it back:\nb.js:1: old()' };
+  expect(wroteWithoutChecking([write], [left])).toBe(false);
 });
 
 test('the check is quoted when short and on one line, else named', () => {

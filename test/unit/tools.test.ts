@@ -205,6 +205,14 @@ describe('glob and grep', () => {
     expect(await grep(root, args('grep', { pattern: 'zebra' }))).toBe('No matches found for "zebra" in the workspace.');
     await expect(grep(root, args('grep', { pattern: '(' }))).rejects.toThrow('Invalid regular expression');
   });
+  test('a grep that finds nothing with a file-name pattern names the glob that lists those files', async () => {
+    mkdirSync(path.join(root, 'modules'));
+    expect(await grep(root, args('grep', { pattern: '.*\\.js$', path: 'modules' }))).toBe(
+      'No matches found for ".*\\\\.js$" in modules. grep searches the text inside files; to list files by name, call glob with pattern "modules/**/*.js".',
+    );
+    await expect(grep(root, args('grep', { pattern: '*.py' }))).rejects.toThrow('; to list files by name, call glob with pattern "**/*.py".');
+    expect(await grep(root, args('grep', { pattern: 'zebra.js' }))).toBe('No matches found for "zebra.js" in the workspace.');
+  });
   test('grep takes JS-flavoured patterns where RE2 has the same meaning', async () => {
     expect(await grep(root, args('grep', { pattern: '(?<word>TODO):\\s\\w+' }))).toBe('README.md:2: TODO: write docs');
     expect(await grep(root, args('grep', { pattern: '\\u0054ODO' }))).toBe('README.md:2: TODO: write docs');
@@ -429,13 +437,61 @@ describe('a whole-file write that drops what the file had', () => {
     expect(await editFile(root, args('edit_file', { file_path: 'strings.js', old_text: 'word[0]', new_text: 'word.charAt(0)' }))).not.toContain('Note:');
   });
 
+  test('a rename names the lines that still use the old name, only where the run lets a grep of the workspace run unasked', async () => {
+    // rename-function, as the 1.5B model did it: the definition renamed, src/app.js left as it was.
+    mkdirSync(path.join(root, 'lib'));
+    writeFileSync(path.join(root, 'lib', 'user.js'), 'function getUserName(u) {}\n\nmodule.exports = { getUserName };\n');
+    writeFileSync(path.join(root, 'lib', 'app.js'), "const { getUserName } = require('./user');\nconst getUserNames = 1;\nmodule.exports = () => getUserName({});\n");
+    const renamed = { file_path: 'lib/user.js', content: 'function fetchUserName(u) {}\n\nmodule.exports = { fetchUserName };\n' };
+    const written = await writeFile(root, args('write_file', renamed), true);
+    expect(written.split('\n\n').at(-1)).toBe(
+      [
+        'Still to do: these lines still use getUserName, which this change took away; change them too, or put it back:',
+        "lib/app.js:1: const { getUserName } = require('./user');",
+        'lib/app.js:3: module.exports = () => getUserName({});',
+      ].join('\n'),
+    );
+    // Without the search (the guard would ask about a grep, or a hook runs before each call): the note alone.
+    writeFileSync(path.join(root, 'lib', 'user.js'), 'function getUserName(u) {}\n\nmodule.exports = { getUserName };\n');
+    expect(await writeFile(root, args('write_file', renamed))).not.toContain('Still to do');
+    // An edit that renames only the definition: the export left behind in its own file is named too.
+    writeFileSync(path.join(root, 'limits.js'), 'const MAX_ITEMS = 3;\n\nmodule.exports = { MAX_ITEMS };\n');
+    const edited = await editFile(root, args('edit_file', { file_path: 'limits.js', old_text: 'const MAX_ITEMS', new_text: 'const ITEM_LIMIT' }), true, false, true);
+    expect(edited).toContain('\n\nStill to do: these lines still use MAX_ITEMS, which this change took away; change them too, or put it back:\nlimits.js:3: module.exports = { MAX_ITEMS };');
+    // Once no line uses it, nothing is left to do.
+    writeFileSync(path.join(root, 'lib', 'app.js'), "const { fetchUserName } = require('./user');\n");
+    await editFile(root, args('edit_file', { file_path: 'limits.js', old_text: '{ MAX_ITEMS }', new_text: '{ ITEM_LIMIT }' }), true, false, true);
+    writeFileSync(path.join(root, 'lib', 'user.js'), 'function getUserName(u) {}\n\nmodule.exports = { getUserName };\n');
+    expect(await writeFile(root, args('write_file', renamed), true)).not.toContain('Still to do');
+  });
+
+  test('the search for the lines still using a name shows at most ten, each cut at 200 characters', async () => {
+    writeFileSync(path.join(root, 'a.js'), 'function old() {}\nmodule.exports = { old };\n');
+    writeFileSync(path.join(root, 'uses.js'), `${'old();\n'.repeat(30)}old(${'x'.repeat(500)});\n`);
+    const note = (await writeFile(root, args('write_file', { file_path: 'a.js', content: 'function young() {}\nmodule.exports = { young };\n' }), true)).split('\n\n').at(-1)!;
+    const lines = note.split('\n');
+    expect(lines).toHaveLength(12);
+    expect(lines.at(-1)).toBe('…and more: grep for it to see every one.');
+    expect(lines.slice(1, 11).every((line) => line.length <= 201)).toBe(true);
+  });
+
   test('a write or an edit that leaves a JSON file that does not parse says where, and names a trailing comma', async () => {
     // fix-json's config.json, as the 1.5B model kept editing it: a key renamed, the trailing comma left.
     writeFileSync(path.join(root, 'config.json'), '{\n  "name": "shop",\n  "port": 3000,\n  "debug": false,\n}\n');
     const edited = await editFile(root, args('edit_file', { file_path: 'config.json', old_text: 'debug', new_text: 'debugging' }));
-    expect(edited).toContain('Note: config.json is not valid JSON now: Expected double-quoted property name, at line 5, column 1: "}". JSON allows no comma after the last item of an object or array: remove the comma at the end of line 4, "  \\"debugging\\": false,".');
+    expect(edited).toContain(
+      '\n\nStill to do: config.json is not valid JSON now: Expected double-quoted property name, at line 5, column 1: "}". JSON allows no comma after the last item of an object or array: remove the comma at the end of line 4, "  \\"debugging\\": false,". Call edit_file with old_text "  \\"debugging\\": false,\\n}" and new_text "  \\"debugging\\": false\\n}".',
+    );
+    // The call it names is one that works.
+    const suggested = /old_text ("(?:[^"\\]|\\.)*") and new_text ("(?:[^"\\]|\\.)*")/.exec(edited)!;
+    await editFile(root, args('edit_file', { file_path: 'config.json', old_text: JSON.parse(suggested[1]!), new_text: JSON.parse(suggested[2]!) }));
+    expect(JSON.parse(readFileSync(path.join(root, 'config.json'), 'utf8'))).toEqual({ name: 'shop', port: 3000, debugging: false });
     expect(await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"name": "shop", "port": 3000, "debug": false}\n' }))).not.toContain('Note:');
-    expect(await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"name": ' }))).toContain('Note: config.json is not valid JSON now: ');
+    expect(await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"name": ' }))).toContain('Still to do: config.json is not valid JSON now: ');
+    // A trailing comma whose text is in the file twice: no call is named, since the edit would take the first.
+    const twice = await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"a": {\n  "x": 1,\n},\n"b": {\n  "x": 1,\n}}\n' }));
+    expect(twice).toContain('remove the comma at the end of line 2');
+    expect(twice).not.toContain('Call edit_file');
   });
 
   test('a write that keeps every name, or a file of another language, gets no note', async () => {

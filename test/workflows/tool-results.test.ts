@@ -210,6 +210,29 @@ test('a round that wrote a file, in a run with an acceptance check, is told to r
   expect(sent).toContain('call bash with `test -f hello.txt`');
 });
 
+test('a rename left half done names the lines still using the old name, and the round is not told to run the check yet; not where a grep would not run unasked', async () => {
+  const files = { 'src/user.js': 'function getUserName(u) {}\nmodule.exports = { getUserName };\n', 'src/app.js': "const { getUserName } = require('./user');\n" };
+  const rename = { file_path: 'src/user.js', content: 'function fetchUserName(u) {}\nmodule.exports = { fetchUserName };\n' };
+  const run = async (extra: object) => {
+    const scenario = `tools-${Math.random()}`;
+    h.model.setScenario(scenario, [{ toolCalls: [{ id: 'w1', name: 'write_file', arguments: rename }] }, { text: 'Done.' }]);
+    const handle = await h.start({ prompt: 'Rename getUserName to fetchUserName', model: scenario, workspace: h.workspace(files), stream: false, acceptance: { command: 'true' }, ...extra });
+    await handle.result();
+    const messages = await handle.query(messagesQuery);
+    const round = messages.find((m) => typeof m.content !== 'string' && m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'w1'));
+    const blocks = round?.content as Array<{ type: string; text?: string; content?: string }>;
+    return { result: blocks[0]?.content ?? '', notes: blocks.filter((b) => b.type === 'text').map((b) => b.text) };
+  };
+  const searched = await run({ permissionMode: 'bypass' });
+  expect(searched.result).toContain("\n\nStill to do: these lines still use getUserName, which this change took away; change them too, or put it back:\nsrc/app.js:1: const { getUserName } = require('./user');");
+  expect(searched.notes).toEqual([]);
+  // A deny rule on grep: the write's result searches nothing, and the round gets the usual note.
+  const denied = await run({ permissionMode: 'bypass', permissionRules: { deny: ['grep'] } });
+  expect(denied.result).not.toContain('Still to do');
+  expect(denied.result).toContain('no longer exports getUserName');
+  expect(denied.notes).toEqual(["If that change finishes the task, run this run's acceptance check now (call bash with `true`) and give your final answer once it passes."]);
+});
+
 test('a round of reads that brings nothing new is told to answer if it can; a first read is not', async () => {
   const scenario = `tools-${Math.random()}`;
   const glob = { pattern: '**/*.js' };
