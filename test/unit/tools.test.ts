@@ -480,7 +480,7 @@ describe('a whole-file write that drops what the file had', () => {
     writeFileSync(path.join(root, 'config.json'), '{\n  "name": "shop",\n  "port": 3000,\n  "debug": false,\n}\n');
     const edited = await editFile(root, args('edit_file', { file_path: 'config.json', old_text: 'debug', new_text: 'debugging' }));
     expect(edited).toContain(
-      '\n\nStill to do: config.json is not valid JSON now: Expected double-quoted property name, at line 5, column 1: "}". JSON allows no comma after the last item of an object or array: remove the comma at the end of line 4, "  \\"debugging\\": false,". Call edit_file with old_text "  \\"debugging\\": false,\\n}" and new_text "  \\"debugging\\": false\\n}".',
+      '\n\nStill to do: config.json is not valid JSON now: Expected double-quoted property name, at line 5, column 1: "}". JSON allows no comma after the last item of an object or array: remove the comma at the end of line 4, "  \\"debugging\\": false,". Call edit_file with old_text "  \\"debugging\\": false," and new_text "  \\"debugging\\": false".',
     );
     // The call it names is one that works.
     const suggested = /old_text ("(?:[^"\\]|\\.)*") and new_text ("(?:[^"\\]|\\.)*")/.exec(edited)!;
@@ -492,6 +492,9 @@ describe('a whole-file write that drops what the file had', () => {
     const twice = await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"a": {\n  "x": 1,\n},\n"b": {\n  "x": 1,\n}}\n' }));
     expect(twice).toContain('remove the comma at the end of line 2');
     expect(twice).not.toContain('Call edit_file');
+    // The comma's line is in the file twice, with its bracket once: the two lines are named.
+    const withBracket = await writeFile(root, args('write_file', { file_path: 'config.json', content: '{"a": {\n  "x": 1,\n  "y": 2\n},\n  "x": 1,\n}\n' }));
+    expect(withBracket).toContain('Call edit_file with old_text "  \\"x\\": 1,\\n}" and new_text "  \\"x\\": 1\\n}".');
   });
 
   test('a write that keeps every name, or a file of another language, gets no note', async () => {

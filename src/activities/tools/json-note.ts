@@ -33,14 +33,17 @@ export function jsonNote(filePath: string, text: string): string | undefined {
 }
 
 /**
- * The one edit_file call that removes a trailing comma: from the start of the comma's line to the
- * bracket, when that text is in the file once (the edit replaces the first occurrence). Told
- * where the comma was, the 1.5B model still edited the key before it; a call it can copy, it makes.
+ * The one edit_file call that removes a trailing comma: its line up to the comma, when that text
+ * is in the file once (the edit replaces the first occurrence), else the text from that line to
+ * the bracket. Told where the comma was, the 1.5B model still edited the key before it; a call it
+ * can copy, it makes. Given the two lines, it dropped the bracket from new_text: one line is
+ * copied whole.
  */
 function commaEdit(text: string, comma: number, bracket: number): string {
   const from = text.lastIndexOf('\n', comma) + 1;
-  const oldText = text.slice(from, bracket + 1);
-  if (oldText.length > MAX_LINE_CHARS || text.indexOf(oldText) !== text.lastIndexOf(oldText)) return '';
-  const newText = text.slice(from, comma) + text.slice(comma + 1, bracket + 1);
+  const once = (candidate: string) => candidate.length <= MAX_LINE_CHARS && text.indexOf(candidate) === text.lastIndexOf(candidate);
+  const oldText = [text.slice(from, comma + 1), text.slice(from, bracket + 1)].find(once);
+  if (oldText === undefined) return '';
+  const newText = oldText.slice(0, comma - from) + oldText.slice(comma - from + 1);
   return ` Call edit_file with old_text ${JSON.stringify(oldText)} and new_text ${JSON.stringify(newText)}.`;
 }
