@@ -465,6 +465,24 @@ describe('a whole-file write that drops what the file had', () => {
     expect(await writeFile(root, args('write_file', renamed), true)).not.toContain('Still to do');
   });
 
+  test('an edit that replaces one identifier with another is a rename: its other uses, here and elsewhere, are named', async () => {
+    // rename-constant, as the 1.5B model did it: the first MAX_ITEMS of src/list.js, which defines no top-level name.
+    writeFileSync(path.join(root, 'limits.js'), 'const ITEM_LIMIT = 3;\nmodule.exports = { ITEM_LIMIT };\n');
+    writeFileSync(path.join(root, 'list.js'), "const { MAX_ITEMS } = require('./limits');\n// The first MAX_ITEMS items.\nmodule.exports = (items) => items.slice(0, MAX_ITEMS);\n");
+    const edited = await editFile(root, args('edit_file', { file_path: 'list.js', old_text: 'MAX_ITEMS', new_text: 'ITEM_LIMIT' }), true, false, true);
+    expect(edited.split('\n\n').at(-1)).toBe(
+      ['Still to do: these lines still use MAX_ITEMS, which this change took away; change them too, or put it back:', 'list.js:2: // The first MAX_ITEMS items.', 'list.js:3: module.exports = (items) => items.slice(0, MAX_ITEMS);'].join('\n'),
+    );
+    // Text that is not one identifier for another is no rename.
+    expect(await editFile(root, args('edit_file', { file_path: 'list.js', old_text: 'The first MAX_ITEMS', new_text: 'The first ITEM_LIMIT' }), true, false, true)).not.toContain('Still to do');
+    // A local name (not imported or defined at the top): its uses in this file only; a keyword swap is no rename.
+    writeFileSync(path.join(root, 'other.js'), 'const total = 1;\n');
+    writeFileSync(path.join(root, 'sum.js'), 'function sum(xs) {\n  let total = 0;\n  for (const x of xs) total += x;\n  return total;\n}\nmodule.exports = { sum };\n');
+    const local = await editFile(root, args('edit_file', { file_path: 'sum.js', old_text: 'total', new_text: 'acc' }), true, false, true);
+    expect(local.split('\n\n').at(-1)).toBe(['Still to do: these lines still use total, which this change took away; change them too, or put it back:', 'sum.js:3:   for (const x of xs) total += x;', 'sum.js:4:   return total;'].join('\n'));
+    expect(await editFile(root, args('edit_file', { file_path: 'sum.js', old_text: 'let', new_text: 'var' }), true, false, true)).not.toContain('Still to do');
+  });
+
   test('the search for the lines still using a name shows at most ten, each cut at 200 characters', async () => {
     writeFileSync(path.join(root, 'a.js'), 'function old() {}\nmodule.exports = { old };\n');
     writeFileSync(path.join(root, 'uses.js'), `${'old();\n'.repeat(30)}old(${'x'.repeat(500)});\n`);

@@ -76,6 +76,7 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
   const { handle, stats } = opened;
   let dropped: DroppedNames | undefined;
   let notes: Array<string | undefined>;
+  let imported = false;
   try {
     if (stats.size > MAX_EDIT_FILE_BYTES) {
       throw new FileTooLargeError(
@@ -109,11 +110,45 @@ export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?:
     const shown = withRegion(done + others, numberedRegion(args.file_path, edited, editedLines(edited, start, newText)));
     const checked = stats.size <= NAMES_CHECKED_BYTES;
     dropped = checked ? droppedNames(args.file_path, text, edited) : undefined;
+    imported = importLine(text, at);
     notes = [shown, ...(dropped ? [droppedNamesNote(dropped, 'edit')] : []), ...(checked ? [jsonNote(args.file_path, edited)] : [])];
   } finally {
     await closeOpened(opened);
   }
   // Searched once the edited file is closed: the workspace as this edit left it.
-  const users = dropped && searchUsers ? await nameUsersNote(root, lostNames(dropped)) : undefined;
+  const users = searchUsers ? await usersNote(root, args, dropped ? lostNames(dropped) : [], imported) : undefined;
   return [...notes, users].filter((note) => note !== undefined).join('\n\n');
+}
+
+/**
+ * The lines still using what the edit took away: the names it dropped, and the old name of a
+ * rename. A name the file defines or imports at the top is the project's, its uses anywhere are
+ * named; a local one's, in this file only.
+ */
+async function usersNote(root: string, args: ToolArgs<'edit_file'>, lost: string[], imported: boolean): Promise<string | undefined> {
+  const renamed = renamedName(args.old_text, args.new_text);
+  const local = renamed !== undefined && !lost.includes(renamed) && !imported;
+  const project = renamed !== undefined && !local ? [...new Set([...lost, renamed])] : lost;
+  return (await nameUsersNote(root, project)) ?? (local ? nameUsersNote(root, [renamed], args.file_path) : undefined);
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** Words an edit swaps that name no binding (`false` for `true`, `let` for `var`). */
+const KEYWORDS = new Set(['true', 'false', 'null', 'undefined', 'None', 'True', 'False', 'var', 'let', 'const', 'function', 'return', 'def', 'class', 'async', 'await', 'this', 'self', 'new', 'in', 'of', 'is', 'and', 'or', 'not']);
+/** A top-level import of names: `import ...`, `from x import ...`, `const { a } = require(...)`. */
+const IMPORT_LINE = /^(?:import\s|from\s|(?:const|let|var)\s*\{[^}\n]*\}\s*=\s*require\()/;
+
+/**
+ * The old name of an edit that replaces one identifier with another: a rename, whose other uses
+ * are then named. Renaming a constant, the 1.5B model edited its first use in each file and ran
+ * the check, which printed nothing, four times.
+ */
+function renamedName(oldText: string, newText: string): string | undefined {
+  return IDENTIFIER.test(oldText) && IDENTIFIER.test(newText) && !KEYWORDS.has(oldText) && !KEYWORDS.has(newText) ? oldText : undefined;
+}
+
+/** Whether the line holding offset `at` of `text` imports names at the top of the file. */
+function importLine(text: string, at: number): boolean {
+  const start = text.lastIndexOf('\n', at) + 1;
+  return IMPORT_LINE.test(text.slice(start, start + 1000));
 }

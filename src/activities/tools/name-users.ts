@@ -1,6 +1,6 @@
 /**
- * After a write or an edit takes top-level names away (a rename, a function removed), the lines
- * of the workspace that still use them. Renaming a function in its own file, the 1.5B model was
+ * After a write or an edit takes top-level names away (a rename, a function removed), or an edit
+ * replaces one identifier with another, the lines of the workspace that still use the old names. Renaming a function in its own file, the 1.5B model was
  * told to grep for the old name and change the files that use it; it ran the acceptance check
  * instead, saw `exit code 1` with nothing printed, and wrote the same file again until the run
  * stopped (EVALS.md). Named lines give it the next edit to make.
@@ -19,12 +19,12 @@ const SHOWN_LINE_CHARS = 200;
 /** Names RE2's `\b` can bound (a `$` is not a word character). */
 const WORD_NAME = /^[A-Za-z_]\w*$/;
 
-/** The note naming where `names` are still used, or undefined when nowhere (or they cannot be searched). */
-export async function nameUsersNote(root: string, names: readonly string[]): Promise<string | undefined> {
+/** The note naming where `names` are still used under `where` (the workspace, or one file), or undefined when nowhere (or they cannot be searched). */
+export async function nameUsersNote(root: string, names: readonly string[], where = '.'): Promise<string | undefined> {
   const searched = names.filter((name) => WORD_NAME.test(name));
   if (searched.length === 0) return undefined;
   const pattern = `\\b(?:${searched.join('|')})\\b`;
-  const found = await searchFiles(root, { pattern, path: '.', include: '' }, LIMITS).catch(() => undefined);
+  const found = await searchFiles(root, { pattern, path: where, include: '' }, LIMITS).catch(() => undefined);
   if (!found || found.lines.length === 0) return undefined;
   const shown = found.lines.slice(0, SHOWN_LINES).map((line) => (line.length > SHOWN_LINE_CHARS ? `${line.slice(0, SHOWN_LINE_CHARS)}…` : line));
   const it = searched.length === 1 ? 'it' : 'them';
