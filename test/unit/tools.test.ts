@@ -352,6 +352,11 @@ describe('edit_file slips a small model makes', () => {
     await expect(edit('t.js', "\n  throw new Error('invalid age')", "\n  throw new Error('invalid age')")).rejects.toThrow(
       'old_text is not in t.js. To find which files hold a text, call grep with pattern "throw new Error\\\\(\'invalid age\'\\\\)".',
     );
+    // Found: the lines around it, numbered, so that the function holding it is named (answer-file-throws).
+    writeFileSync(path.join(root, 'parse.js'), "function parseAge(text) {\n  const age = Number(text);\n  if (age < 0) throw new Error('invalid age');\n  return age;\n}\n");
+    await expect(edit('parse.js', "throw new Error('invalid age');", "throw new Error('invalid age');")).rejects.toThrow(
+      "old_text is in parse.js at line 3. To find which files hold a text, call grep with pattern \"throw new Error\\\\('invalid age'\\\\);\".\nparse.js now, 5 lines, numbered as read_file numbers them (the \"12: \" prefixes are not part of the file):\n1: function parseAge(text) {",
+    );
   });
 });
 

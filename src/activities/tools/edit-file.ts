@@ -46,14 +46,16 @@ const MAX_PATTERN_CHARS = 100;
 
 /**
  * An edit that changes nothing. The 1.5B model called edit_file with old_text as new_text to look
- * for a text, five times on the wrong file: the refusal says whether the text is there, and the call
- * that finds which file holds it.
+ * for a text, five times on the wrong file: the refusal says whether the text is there, shows the
+ * lines around it, and names the call that finds which file holds it.
  */
 function sameTextMessage(filePath: string, text: string, oldText: string, at: number): string {
   const where = at < 0 ? `old_text is not in ${filePath}` : `old_text is in ${filePath} at line ${lineAt(text, at)}`;
   const line = oldText.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, MAX_PATTERN_CHARS) ?? '';
   const find = line ? ` To find which files hold a text, call grep with pattern ${JSON.stringify(line.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}.` : '';
-  return `old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text. ${where}.${find}`;
+  // Where the text is, shown as an edit shows its region: the model looking for it gets the lines around it (asked which function throws, the function's name).
+  const region = at < 0 ? '' : numberedRegion(filePath, text, editedLines(text, at, oldText));
+  return withRegion(`old_text and new_text are the same, so this edit would change nothing: put the changed text in new_text. ${where}.${find}`, region);
 }
 
 /**
