@@ -6,8 +6,9 @@ import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { toolDescriptor } from '../common/tool-descriptors';
 
 /**
- * How a tool result's note that names work the change left undone begins (lines that still use a
- * name it took away): after such a result the round is not told to run the check yet.
+ * How a tool result's note that names work the change left undone begins (the lines that still use
+ * a name it took away, a JSON file that no longer parses): after such a result the round is not
+ * told to run the check yet.
  */
 export const STILL_TO_DO = 'Still to do:';
 

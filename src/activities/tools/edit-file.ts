@@ -62,7 +62,8 @@ function sameTextMessage(filePath: string, text: string, oldText: string, at: nu
  * What the workflow knows of the file from the run's conversation, for a miss's explanation:
  * `read`, whether the run read (or wrote, or was shown) it, false adding that the model guessed;
  * `changedByEarlierEdit`, that the run's own earlier edit_file replaced text holding old_text.
- * `searchUsers`: as write_file's, the lines that still use a name the edit dropped are named.
+ * `searchUsers`: as write_file's, the lines that still use a name the edit dropped, or the old name
+ * of an identifier it renamed, are named.
  */
 export async function editFile(root: string, args: ToolArgs<'edit_file'>, read?: boolean, changedByEarlierEdit = false, searchUsers = false): Promise<string> {
   for (const [name, text] of [['old_text', args.old_text], ['new_text', args.new_text]] as const) {

@@ -1,9 +1,10 @@
 /**
  * After a write or an edit takes top-level names away (a rename, a function removed), or an edit
- * replaces one identifier with another, the lines of the workspace that still use the old names. Renaming a function in its own file, the 1.5B model was
- * told to grep for the old name and change the files that use it; it ran the acceptance check
- * instead, saw `exit code 1` with nothing printed, and wrote the same file again until the run
- * stopped (EVALS.md). Named lines give it the next edit to make.
+ * replaces one identifier with another, the lines of the workspace that still use the old names.
+ * Renaming a function in its own file, the 1.5B model was told to grep for the old name and change
+ * the files that use it; it ran the acceptance check instead, saw `exit code 1` with nothing
+ * printed, and wrote the same file again until the run stopped (EVALS.md). Named lines give it the
+ * next edit to make.
  *
  * The search is grep's own (`searchFiles`: the safe walk and opens, RE2, its yields), within
  * smaller limits, and only where the run's guard lets a grep of the whole workspace run unasked.
