@@ -17,7 +17,8 @@ const CONTEXT_LINES = 3;
 const MAX_REGION_LINES = 40;
 const MAX_SHOWN_LINE_CHARS = 200;
 
-function cut(line: string): string {
+/** A shown line cut at 200 characters, marked with an ellipsis. */
+export function cutLine(line: string): string {
   return line.length > MAX_SHOWN_LINE_CHARS ? `${line.slice(0, MAX_SHOWN_LINE_CHARS)}…` : line;
 }
 
@@ -35,7 +36,7 @@ export function numberedRegion(filePath: string, text: string, span?: { first: n
   if (!whole && !span) return '';
   const from = whole || !span ? 0 : Math.max(0, span.first - CONTEXT_LINES);
   const to = whole || !span ? lines.length : Math.min(lines.length, span.last + 1 + CONTEXT_LINES, from + MAX_REGION_LINES);
-  const shown = lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cut(line)}`).join('\n');
+  const shown = lines.slice(from, to).map((line, i) => `${from + i + 1}: ${cutLine(line)}`).join('\n');
   const which = whole ? `${filePath} now, ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}` : `${filePath} now, lines ${from + 1}-${to} of ${lines.length}`;
   return `${which}, ${NUMBERED_LISTING}\n${shown}`;
 }

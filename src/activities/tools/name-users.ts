@@ -9,13 +9,13 @@
  * The search is grep's own (`searchFiles`: the safe walk and opens, RE2, its yields), within
  * smaller limits, and only where the run's guard lets a grep of the whole workspace run unasked.
  */
+import { cutLine } from './edited-region';
 import { searchFiles, type GrepLimits } from './grep';
 import { STILL_TO_DO } from '../../loop/next-step';
 
 /** A note, not a search result: a few lines name the work, and a huge tree is not read for it. */
 const LIMITS: GrepLimits = { maxMatches: 12, maxBytes: 16 * 1024 * 1024 };
 const SHOWN_LINES = 10;
-const SHOWN_LINE_CHARS = 200;
 
 /** Names RE2's `\b` can bound (a `$` is not a word character). */
 const WORD_NAME = /^[A-Za-z_]\w*$/;
@@ -27,7 +27,7 @@ export async function nameUsersNote(root: string, names: readonly string[], wher
   const pattern = `\\b(?:${searched.join('|')})\\b`;
   const found = await searchFiles(root, { pattern, path: where, include: '' }, LIMITS).catch(() => undefined);
   if (!found || found.lines.length === 0) return undefined;
-  const shown = found.lines.slice(0, SHOWN_LINES).map((line) => (line.length > SHOWN_LINE_CHARS ? `${line.slice(0, SHOWN_LINE_CHARS)}…` : line));
+  const shown = found.lines.slice(0, SHOWN_LINES).map(cutLine);
   const it = searched.length === 1 ? 'it' : 'them';
   const more = found.lines.length > SHOWN_LINES ? [`…and more: grep for ${it} to see every one.`] : [];
   return [`${STILL_TO_DO} these lines still use ${searched.join(', ')}, which this change took away; change them too, or put ${it} back:`, ...shown, ...more].join('\n');
