@@ -132,7 +132,7 @@ class AgentRun {
     const compactedFrom = report.budget();
     const compacted = await model.compact();
     if (compacted) report.record(compacted, compactedFrom);
-    const response = (await draftTurn({ config, state, offered: this.parts.offered, model, readOnly: this.parts.sandbox.readOnlyFiles ?? [] }, this.iteration)) ?? (await model.call());
+    const response = (await draftTurn({ config, state, offered: this.parts.offered, model, readOnly: this.parts.sandbox.readOnlyFiles ?? [], patched: this.parts.patches.draftFirst }, this.iteration)) ?? (await model.call());
     if ('kind' in response) return this.stopRun(response, before);
     response.toolCalls = uniqueToolCallIds(response.toolCalls, this.iteration);
     const readAhead = takeReadAhead(response);

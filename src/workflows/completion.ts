@@ -3,10 +3,8 @@ import type { AgentRunConfig } from '../common/input';
 import type { AgentRunResult } from '../common/wire';
 import { durationToMs } from '../common/duration';
 import type { Transition } from '../loop/transitions';
-import { patched } from '@temporalio/workflow';
 import { runAcceptance, runSyntaxCheck } from './acceptance';
 import { MAX_SYNTAX_REFUSALS, changedSourceFiles, syntaxRefusal } from '../loop/syntax-check';
-import { SYNTAX_GATE } from './patches';
 import type { JobBoard } from './job-board';
 import type { RunHooks } from './run-hooks';
 import type { RunReporter } from './run-reporter';
@@ -18,13 +16,15 @@ export interface CompletionContext {
   board: JobBoard;
   report: RunReporter;
   hooks?: RunHooks;
+  /** Whether a final answer waits for the changed files to parse (`RunPatches`). */
+  syntaxGate(): boolean;
 }
 
 /**
  * A final answer is a proposal. It ends the run only when no job runs (or the
  * run does not wait for jobs), the acceptance check passes and no follow-up is queued.
  */
-export async function proposeCompletion({ config, state, board, report, hooks }: CompletionContext): Promise<Transition> {
+export async function proposeCompletion({ config, state, board, report, hooks, syntaxGate }: CompletionContext): Promise<Transition> {
   if (config.waitForJobs && board.hasRunning()) {
     report.setPhase('waiting_for_jobs');
     return { kind: 'waiting_for_jobs', jobs: board.list().map((job) => job.taskId) };
@@ -37,7 +37,7 @@ export async function proposeCompletion({ config, state, board, report, hooks }:
     return { kind: 'stop_refused', reason: refused };
   }
   // Asked only where the run changed a file the gate checks: a run without one commands nothing new.
-  if (changedSourceFiles(state.messages).length > 0 && patched(SYNTAX_GATE)) {
+  if (changedSourceFiles(state.messages).length > 0 && syntaxGate()) {
     report.setPhase('checking_acceptance');
     const syntax = await runSyntaxCheck(config, state);
     if (syntax && !syntax.passed) {

@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { LLMResponse } from '../common/messages';
 import { fileAnswerRequest, type NamedFile } from '../loop/code-answer';
@@ -7,7 +6,6 @@ import type { Stop } from '../loop/transitions';
 import { readAtRunStart, sourceReading } from './activity-proxies';
 import { attempt } from './failures';
 import type { ModelTurn } from './model-turn';
-import { DRAFT_FIRST } from './patches';
 import type { RunState } from './run-state';
 
 export interface DraftContext {
@@ -17,6 +15,8 @@ export interface DraftContext {
   model: ModelTurn;
   /** The acceptance check's test files: shown, never the draft's target. */
   readOnly: readonly string[];
+  /** Whether the run may draft (a run of 0.3.0 had no draft turn: `RunPatches`). */
+  patched: boolean;
 }
 
 /**
@@ -30,9 +30,10 @@ export interface DraftContext {
  * was worse (EVALS.md). Undefined, for an ordinary turn, when no draft is due, a file cannot be
  * read whole, the call fails or the reply changes nothing.
  */
-export async function draftTurn({ config, state, offered, model, readOnly }: DraftContext, step: number): Promise<LLMResponse | Stop | undefined> {
+export async function draftTurn({ config, state, offered, model, readOnly, patched }: DraftContext, step: number): Promise<LLMResponse | Stop | undefined> {
+  if (!patched) return undefined;
   const plan = draftPlan(config.draftFirst, config.prompt, state, offered, readOnly);
-  if (plan === undefined || !patched(DRAFT_FIRST)) return undefined;
+  if (plan === undefined) return undefined;
   const where = { local: !config.toolTaskQueue, remote: sourceReading, toolTaskQueue: config.toolTaskQueue };
   const files: NamedFile[] = [];
   for (const path of plan.shown) {

@@ -23,6 +23,7 @@ import { StallWatchdog } from './stall-watchdog';
 import { ToolRound } from './tool-round';
 import { TreeBudget } from './tree-budget';
 import { TurnCancel } from './turn-cancel';
+import { askRunPatches, type RunPatches } from './run-patches';
 import { DISALLOWED_TOOLS } from './patches';
 
 export type RunConfig = Omit<AgentRunConfig, 'resume'>;
@@ -49,6 +50,7 @@ export interface RunParts {
   turns: TurnCancel;
   /** The tools the run offers the model. */
   offered: ReadonlySet<string>;
+  patches: RunPatches;
 }
 
 /**
@@ -68,6 +70,7 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   const offered = offeredTools(config.tools ?? (type ? toolsFor(type, config.depth) : []), config.disallowedTools);
   const limits: BudgetLimits = { maxIterations: config.maxIterations, ...config.budgets };
   const sandbox = sandboxRequest(config);
+  const patches = askRunPatches(config, sandbox, offered);
   const report = new RunReporter(stream, state, limits, config.maxIterations);
   const watchdog = config.stallTimeout === undefined ? undefined : new StallWatchdog(config.stallTimeout, () => report.phase);
   if (watchdog) report.onStep = () => watchdog.progressed();
@@ -92,12 +95,12 @@ export function wireRun(config: RunConfig, carried: RunState | undefined): RunPa
   });
   const board = new JobBoard(carried?.jobs, (change) => human.onChildQuestion(change.question));
   const tree = new TreeBudget({ config, state, workflowId, limits });
-  const tools = new ToolRound({ config, state, report, human, board, workflowId, offered, sandbox, policy, guard, hooks, tree, watchdog });
+  const tools = new ToolRound({ config, state, report, human, board, workflowId, offered, sandbox, policy, guard, hooks, tree, watchdog, acceptanceFilesReadOnly: patches.acceptanceFilesReadOnly });
   const model = new ModelTurn({ config, state, report, offered, compaction: { ...DEFAULT_COMPACTION, ...config.compaction }, tree });
-  const completion: CompletionContext = { config, state, board, report, hooks };
+  const completion: CompletionContext = { config, state, board, report, hooks, syntaxGate: patches.syntaxGate };
   setRunHandlers({ config, state, stream, report, human, board, tools, limits, answeredModel: () => model.answeredModel, answeredProvider: () => model.answeredProvider });
   const mentions: MentionContext = { config, state, report, policy, guard, offered };
-  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns, offered };
+  return { config, state, fresh: carried === undefined, workflowId, stream, report, board, human, tree, tools, model, completion, mentions, watchdog, limits, sandbox, turns, offered, patches };
 }
 
 /** The run's tools less those its input disallows; a run of 0.3.0 (no marker) offered them all. */

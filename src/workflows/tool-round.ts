@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { AgentRunConfig } from '../common/input';
 import type { ToolCall, ToolResultBlock } from '../common/messages';
 import { describeNetwork, type SandboxRequest } from '../common/sandbox';
@@ -24,7 +23,6 @@ import { checkpointAfterRound, checkpointRequest, noteCheckpoint, startCheckpoin
 import { builtInTool } from './builtin-tools';
 import { userToolKind } from './user-tools';
 import { findMcpTool, mcpTool } from './mcp-tools';
-import { ACCEPTANCE_FILES_READ_ONLY } from './patches';
 import { dispatchToolCall, type ToolKind } from './tool-dispatch';
 import { READ_ONLY_TOOLS } from '../common/tool-schemas';
 import { toolDescriptor } from '../common/tool-descriptors';
@@ -55,6 +53,8 @@ export interface ToolRoundContext {
   tree: TreeBudget;
   /** The run's stall watchdog, when it has one: a subagent's time is not this run's stall. */
   watchdog?: StallWatchdog | undefined;
+  /** Whether writes of the acceptance check's files are refused (a run of 0.3.0 ran them: `RunPatches`). */
+  acceptanceFilesReadOnly: boolean;
 }
 
 /** The tool calls of one reply, run one after the other, and what they tell about progress. */
@@ -205,10 +205,8 @@ export class ToolRound {
   private acceptanceRefusal(call: ToolCall, args: unknown): string | undefined {
     const { config, sandbox } = this.context;
     const files = sandbox.readOnlyFiles ?? [];
-    if (files.length === 0) return undefined;
-    const refusal = acceptanceWriteRefusal(files, config.acceptance?.command, call.name, args);
-    // Runs of 0.3.0 wrote such a file like any other: their histories replay that way.
-    return refusal !== undefined && patched(ACCEPTANCE_FILES_READ_ONLY) ? refusal : undefined;
+    if (files.length === 0 || !this.context.acceptanceFilesReadOnly) return undefined;
+    return acceptanceWriteRefusal(files, config.acceptance?.command, call.name, args);
   }
 
   /** The tool a call names: an MCP tool of the run's listing, else a built-in one or one of the worker's own that the run offers. */
