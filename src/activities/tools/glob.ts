@@ -62,6 +62,6 @@ async function realDirectory(root: string, requested: string): Promise<string | 
     if (err instanceof FileNotFoundError || err instanceof NotADirectoryError || (err as Error).name === 'WorkspaceEscapeError') return undefined;
     throw err;
   }
-  await opened.handle.close();
+  opened.handle.closeSoon();
   return opened.stats.isDirectory() ? opened.realPath : undefined;
 }

@@ -46,6 +46,6 @@ export async function readFile(root: string, args: ToolArgs<'read_file'>): Promi
     const more = last < lines.length ? `; read on with offset=${last}` : '';
     return `${shown.join('\n')}\n[lines ${args.offset + 1}-${last} of ${total}${cutLine}${more}]${partialNote}`;
   } finally {
-    await handle.close();
+    handle.closeSoon();
   }
 }
