@@ -12,6 +12,8 @@ export interface PeerSpec {
   store: string;
   /** A durable store in a server of its own (Temporal, Restate, PostgreSQL), not in-process. */
   external: boolean;
+  /** Not a peer but a reference row (the floor of any agent on Temporal): in no ratio's "fastest peer". */
+  reference?: boolean;
   /** The working directory of its child process (BareAgent runs from the repository root). */
   cwd?: string;
   env?: () => Record<string, string>;
@@ -29,6 +31,16 @@ export const PEERS: PeerSpec[] = [
     servers: ['temporal'],
     store: 'Temporal dev server (SQLite file, WAL)',
     external: true,
+    cwd: ROOT,
+  },
+  {
+    id: 'temporal-floor',
+    label: 'Temporal floor (no agent code: one activity a turn)',
+    packages: ['@temporalio/worker'],
+    servers: ['temporal'],
+    store: 'Temporal dev server (SQLite file, WAL)',
+    external: true,
+    reference: true,
     cwd: ROOT,
   },
   {

@@ -88,7 +88,8 @@ export function renderReport(input: { results: PeerResult[]; loadBefore: string;
     ];
   });
   const ours = input.results.find((r) => r.peer.id === 'bareagent');
-  const externals = input.results.filter((r) => r.peer.external && r.peer.id !== 'bareagent' && r.runs.length);
+  const externals = input.results.filter((r) => r.peer.external && !r.peer.reference && r.peer.id !== 'bareagent' && r.runs.length);
+  const floor = input.results.find((r) => r.peer.id === 'temporal-floor' && r.runs.length);
   const fastestExternal = externals.sort((a, b) => turnP50(a) - turnP50(b))[0];
   const langgraph = input.results.find((r) => r.peer.id === 'langgraph' && r.runs.length);
   const ratios: string[] = [];
@@ -97,6 +98,8 @@ export function renderReport(input: { results: PeerResult[]; loadBefore: string;
   const perRound = (other: PeerResult) => ours && ours.runs.length === other.runs.length ? ` (per round: ${ours.runs.map((run, i) => x(median(run.turns) / median(other.runs[i]?.turns ?? []))).join(', ')})` : '';
   if (ours?.runs.length && fastestExternal) ratios[0] += perRound(fastestExternal);
   if (ours?.runs.length && langgraph) ratios.push(`per-turn p50, BareAgent ÷ LangGraph with its in-process SQLite checkpointer: **${x(turnP50(ours) / turnP50(langgraph))}** (target ≤ 2×)${perRound(langgraph)}`);
+  // The target against the fastest external store, set beside what Temporal's protocol alone costs a turn.
+  if (floor && fastestExternal) ratios.push(`per-turn p50, the Temporal floor (no agent code) ÷ ${fastestExternal.peer.label}: **${x(turnP50(floor) / turnP50(fastestExternal))}**; BareAgent ÷ the Temporal floor: **${ours?.runs.length ? x(turnP50(ours) / turnP50(floor)) : '–'}**`);
   // BareAgent's own packages are the root's; the peers' are bench/peers' own.
   const versions = [...new Set(input.results.flatMap((r) => r.peer.packages))].sort().map((pkg) => `\`${pkg}\` ${versionOf(pkg, input.results.some((r) => r.peer.cwd && r.peer.packages.includes(pkg)) ? root : here)}`);
   const stores = input.results.flatMap((r) => r.runs[0]?.bytes ? [`${r.peer.label}: ${r.runs[0].bytes.how}`] : []);

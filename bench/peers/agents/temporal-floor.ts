@@ -1,0 +1,60 @@
+/**
+ * Not a peer: the floor of any agent on Temporal (workflows/temporal-floor.ts), on a worker with
+ * the SDK and settings BareAgent's worker uses, against the same dev server. The model is asked
+ * with plain fetch (no streaming); the tool call's file is read in the same activity. A killed
+ * worker's turn is retried once its start-to-close timeout passes (20 s, as the AI SDK peer).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PROMPT, SYSTEM, TOOL_DESCRIPTION, peerEnv, readWorkspaceFile, runAll } from '../task';
+import type { FloorMessage, FloorTurn } from '../workflows/temporal-floor';
+
+const TASK_QUEUE = 'peers-temporal-floor';
+
+// The root's own @temporalio packages, as BareAgent's peer uses them.
+const rootRequire = createRequire(path.resolve(__dirname, '../../../package.json'));
+const { Client, Connection } = rootRequire('@temporalio/client') as typeof import('@temporalio/client');
+const { NativeConnection, Worker } = rootRequire('@temporalio/worker') as typeof import('@temporalio/worker');
+
+const TOOLS = [{ type: 'function', function: { name: 'read_file', description: TOOL_DESCRIPTION, parameters: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } } }];
+
+async function floorTurn(runId: string, messages: FloorMessage[]): Promise<FloorTurn> {
+  const env = peerEnv();
+  const res = await fetch(`${env.modelUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: runId, messages, tools: TOOLS }) });
+  if (!res.ok) throw new Error(`model: ${res.status} ${await res.text()}`);
+  const reply = ((await res.json()) as { choices: Array<{ message: FloorMessage }> }).choices[0]!.message;
+  const call = reply.tool_calls?.[0];
+  if (!call) return { reply };
+  const { file_path } = JSON.parse(call.function.arguments) as { file_path: string };
+  return { reply, read: { role: 'tool', tool_call_id: call.id, content: readWorkspaceFile(env.workspace, file_path) } };
+}
+
+async function main(): Promise<void> {
+  const env = peerEnv();
+  const native = await NativeConnection.connect({ address: env.temporalAddress });
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue: TASK_QUEUE,
+    workflowsPath: path.join(__dirname, '../workflows/temporal-floor.ts'),
+    activities: { floorTurn },
+  });
+  const running = worker.run();
+  await runAll(
+    async (env, runId) => {
+      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('temporalFloor', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, SYSTEM, PROMPT] });
+      const answer = (await handle.result()) as string;
+      const described = await handle.describe();
+      return { answer, bytes: [Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN), 'the workflow history size the server reports (historySizeBytes)'] };
+    },
+    async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await native.close();
+    },
+  );
+}
+
+void main();
