@@ -1,9 +1,10 @@
 /**
  * The floor of any agent on Temporal, for the peers' table: the task's loop as a bare workflow,
- * one activity a turn (the model call, and the file its reply asks for), no agent code. The
- * conversation lives in the workflow and goes whole to each call, as a plain Temporal loop writes it.
+ * one activity a turn (the model call, and the file its reply asks for), no agent code. Each call
+ * carries only the messages its worker has not seen; a worker that has not (a restart) asks the
+ * workflow for them by query. That is the least a Temporal-based agent records a turn.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 
 export interface FloorMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -19,17 +20,23 @@ export interface FloorTurn {
 }
 
 export interface FloorActivities {
-  floorTurn(runId: string, messages: FloorMessage[]): Promise<FloorTurn>;
+  /** `messages`: those after the first `from`, which the worker holds or asks the workflow for. */
+  floorTurn(runId: string, messages: FloorMessage[], from: number): Promise<FloorTurn>;
 }
 
 const { floorTurn } = proxyActivities<FloorActivities>({ startToCloseTimeout: '20 seconds' });
 
+export const floorMessages = defineQuery<FloorMessage[]>('floorMessages');
+
 export async function temporalFloor(runId: string, system: string, prompt: string): Promise<string> {
   const messages: FloorMessage[] = [{ role: 'system', content: system }, { role: 'user', content: prompt }];
+  setHandler(floorMessages, () => messages);
+  let sent = 0;
   for (;;) {
-    const turn = await floorTurn(runId, messages);
+    const turn = await floorTurn(runId, messages.slice(sent), sent);
     messages.push(turn.reply);
     if (!turn.read) return turn.reply.content ?? '';
     messages.push(turn.read);
+    sent = messages.length;
   }
 }
