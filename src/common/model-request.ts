@@ -41,4 +41,11 @@ export interface TranscriptRef {
   from: number;
   /** The whole conversation's length. */
   total: number;
+  /**
+   * How many of the `from` messages the worker was not sent but predicted from its previous call's
+   * reply, and their digest (src/loop/predicted-messages.ts). A worker whose prediction is not
+   * exactly these, or that holds none (another worker, a restart, a worker from before this field),
+   * finds `from` past what it holds and reads the conversation from the run, as on any miss.
+   */
+  predicted?: { messages: number; digest: string };
 }

@@ -173,6 +173,7 @@ export class ModelTurn {
         },
       ],
     );
+    this.transcript.replied(messages, response, this.iteration);
     if (response.usageMissing) {
       // Without a count, token and cost budgets would never trip: estimate what was sent and received.
       const inputTokens = estimateContextTokens(messages) + estimateTextTokens(systemPrompt) + estimateTextTokens(call.runContext ?? '') + estimateTextTokens(JSON.stringify(mcpTools));

@@ -50,3 +50,61 @@ test('a worker that never saw the conversation gets it from the run itself', asy
   expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
   expect(last[3].content).toBe('1: hello');
 });
+
+/** The `transcript` field of each callModel's scheduled input, in history order. */
+async function transcriptRefs(workflowId: string): Promise<Array<{ from: number; total: number; predicted?: { messages: number } }>> {
+  const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel')
+    .map((e) => JSON.parse(Buffer.from(e.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data ?? []).toString()).transcript);
+}
+
+test('a read run ahead goes into the history once: the next call leaves out the reply and its result, and the model still gets them', async () => {
+  h.model.setScenario('predicted', [
+    { toolCalls: [{ id: 'a', name: 'read_file', arguments: { file_path: 'one.txt' } }] },
+    { toolCalls: [{ id: 'b', name: 'read_file', arguments: { file_path: 'two.txt' } }] },
+    { text: 'read both' },
+  ]);
+  const handle = await h.start({ prompt: 'read them', model: 'predicted', workspace: h.workspace({ 'one.txt': `one\n${FOUR_KB}`, 'two.txt': `two\n${FOUR_KB}` }), stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'read both' });
+  const refs = await transcriptRefs(handle.workflowId);
+  expect(refs.slice(1).map((ref) => ref.predicted?.messages)).toEqual([2, 2]);
+  const sizes = await modelInputSizes(handle.workflowId);
+  // The second and third inputs carry neither file: 4 KB each if they did.
+  expect(Math.max(...sizes.slice(1))).toBeLessThan(4096);
+  const last = h.model.requestsFor('predicted').at(-1)?.body.messages;
+  expect(last.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
+  expect(last[3].content).toBe(`1: one\n2: ${FOUR_KB.trimEnd()}`);
+  expect(last[5].content).toBe(`1: two\n2: ${FOUR_KB.trimEnd()}`);
+});
+
+test('a round whose results the run changed (a note after them) is sent as the run holds it', async () => {
+  // The same read twice, then a third time: the third round learned nothing new and ends with a note.
+  const read = (id: string) => ({ toolCalls: [{ id, name: 'read_file', arguments: { file_path: 'one.txt' } }] });
+  h.model.setScenario('noted', [read('a'), read('b'), read('c'), { text: 'done' }]);
+  const handle = await h.start({ prompt: 'read it', model: 'noted', workspace: h.workspace({ 'one.txt': 'one\n' }), stream: false });
+  expect(await handle.result()).toMatchObject({ text: 'done' });
+  const last = h.model.requestsFor('noted').at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+  const refs = await transcriptRefs(handle.workflowId);
+  // The first read is left out of the second call; the second and third rounds ended with a note, so each went as the run holds it.
+  expect(refs.map((ref) => [ref.from, ref.total, ref.predicted?.messages])).toEqual([[0, 1, undefined], [3, 3, 2], [3, 5, undefined], [5, 7, undefined]]);
+  expect(last.filter((m) => m.role === 'tool')).toHaveLength(3);
+  expect(JSON.stringify(last)).toContain('nothing new');
+});
+
+test('a worker that did not make the last call reads the left-out messages from the run', async () => {
+  h.model.setScenario('predicted-handover', [
+    { toolCalls: [{ id: 'a', name: 'read_file', arguments: { file_path: 'note.txt' } }] },
+    { toolCalls: [{ id: 'b', name: 'bash', arguments: { command: 'touch later.txt' } }] },
+    { text: 'done' },
+  ]);
+  const handle = await h.start({ prompt: 'hand over', model: 'predicted-handover', workspace: h.workspace({ 'note.txt': 'hello\n' }) });
+  // The second call (after the read) ran on the first worker; the third, after the restart, on a worker with no prediction.
+  await pendingRequest(handle);
+  await h.stopWorkers();
+  await h.startWorker();
+  await handle.signal(permissionDecisionSignal, { requestId: await requestIdFor(handle, 'b'), decision: 'allow' });
+  expect(await handle.result()).toMatchObject({ text: 'done' });
+  const last = h.model.requestsFor('predicted-handover').at(-1)?.body.messages;
+  expect(last[3].content).toBe('1: hello');
+});

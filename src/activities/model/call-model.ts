@@ -77,7 +77,9 @@ export function createCallModel(config: ProviderConfig, parts: CallModelParts = 
       const response = withRecoveredCalls({ ...reply, provider: provider.name }, known);
       // Reads that fail to run are left to the workflow: never a provider failure.
       const read = await readAhead(response.toolCalls, request.readAhead, readTools, MAX_RESULT_BYTES - payloadBytes(response)).catch(() => undefined);
-      return read ? { ...response, readAhead: read } : response;
+      const result = read ? { ...response, readAhead: read } : response;
+      transcripts.predict(request, result);
+      return result;
     } catch (err) {
       // Cancelled, not a provider failure: nothing to count, and the run has moved on.
       if (context.cancellationSignal.aborted) throw new CancelledFailure('model call cancelled');

@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { messagesQuery } from '../../common/contract';
-import type { Message } from '../../common/messages';
+import type { LLMResponse, Message } from '../../common/messages';
+import { messagesDigest, predictedMessages } from '../../loop/predicted-messages';
 import type { ModelRequest } from '../../common/model-request';
 
 const MAX_CONVERSATIONS = 256;
@@ -29,6 +30,8 @@ const QUERY_TIMEOUT_MS = 60_000;
  */
 export class TranscriptCache {
   private readonly conversations = new Map<string, Message[]>();
+  /** By transcript key: the messages the run will add after the last reply, when its reads all succeeded. */
+  private readonly predictions = new Map<string, { after: number; messages: Message[] }>();
   hits = 0;
   misses = 0;
 
@@ -38,13 +41,20 @@ export class TranscriptCache {
     const ref = request.transcript;
     if (!ref) return request.messages;
     const known = this.conversations.get(ref.key);
+    const predicted = this.predictions.get(ref.key);
+    this.predictions.delete(ref.key);
+    // A call that starts the transcript carries all of it: nothing to read from the run.
+    const before = ref.from === 0 ? [] : known?.length === ref.from ? known : undefined;
     let full: Message[];
-    if (known && known.length === ref.from) {
+    if (before) {
       this.hits += 1;
-      full = [...known, ...request.messages];
+      full = [...before, ...request.messages];
     } else if (known && known.length === ref.total) {
       this.hits += 1; // a retry of a call this worker already resolved
       full = known;
+    } else if (known && predicted && ref.predicted && known.length === predicted.after && ref.from === predicted.after + predicted.messages.length && samePrediction(ref.predicted, predicted.messages)) {
+      this.hits += 1;
+      full = [...known, ...predicted.messages, ...request.messages];
     } else {
       this.misses += 1;
       full = await this.fetch(ref.total);
@@ -56,7 +66,17 @@ export class TranscriptCache {
     return full;
   }
 
-  private async fetch(total: number): Promise<Message[]> {
+  /** After a call of `request` answered `response`: what the run will add if it takes the reply's reads as they are. */
+  predict(request: ModelRequest, response: LLMResponse): void {
+    const ref = request.transcript;
+    if (!ref) return;
+    const messages = predictedMessages(response, request.step);
+    // As the run will hold them: through JSON, as the result reaches the workflow.
+    if (messages) this.predictions.set(ref.key, { after: ref.total, messages: JSON.parse(JSON.stringify(messages)) as Message[] });
+    while (this.predictions.size > MAX_CONVERSATIONS) this.predictions.delete(this.predictions.keys().next().value as string);
+  }
+
+  protected async fetch(total: number): Promise<Message[]> {
     const context = Context.current();
     const execution = context.info.workflowExecution;
     if (!execution) throw new Error('a transcript reference needs an activity scheduled by its workflow');
@@ -78,4 +98,9 @@ export class TranscriptCache {
       this.conversations.delete(oldest);
     }
   }
+}
+
+function samePrediction(said: { messages: number; digest: string }, held: readonly Message[]): boolean {
+  const digest = messagesDigest(held);
+  return said.messages === digest.messages && said.digest === digest.digest;
 }
