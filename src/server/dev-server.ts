@@ -121,8 +121,10 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   const child = options.background
     ? spawn(file, argv, { stdio: ['ignore', openSync(logFile, 'a', PRIVATE_FILE_MODE), openSync(logFile, 'a', PRIVATE_FILE_MODE)], detached: true })
     : spawn(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
+  // Its start and its end: a Go panic puts why it failed (a port taken) first, then every goroutine's stack.
+  const stderr = new OutputEnds();
+  child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk.toString()));
+  const stderrText = () => stderr.toString();
   if (options.background) {
     child.unref();
     writePrivateFile(path.join(options.home, 'server.pid'), String(child.pid));
@@ -131,14 +133,14 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) {
-      const output = options.background ? logTail(logFile, logStart) : stderr;
+      const output = options.background ? logOutput(logFile, logStart) : stderrText();
       const message = `temporal server start-dev exited (${child.exitCode}):\n${output || `see ${logFile}`}`;
       throw lostPortRace(output, [port, options.uiPort]) ? new PortRaceError(message) : new Error(message);
     }
     if (await isTemporalServer(options.address)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`The Temporal dev server did not answer on ${options.address} in time:\n${stderr}`);
+      throw new Error(`The Temporal dev server did not answer on ${options.address} in time:\n${stderrText()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -167,11 +169,32 @@ function sizeOf(file: string): number {
 }
 
 /** What a log got since `from`, its last 8,000 characters. */
-function logTail(file: string, from: number): string {
+/** What a start wrote to the log: its start and its end. */
+function logOutput(file: string, from: number): string {
   try {
-    return readFileSync(file).subarray(from).toString().slice(-8000).trim();
+    const ends = new OutputEnds();
+    ends.add(readFileSync(file).subarray(from).toString());
+    return ends.toString().trim();
   } catch {
     return '';
+  }
+}
+
+/** The first and the last 8,000 characters of an output, whole when it is shorter than both. */
+export class OutputEnds {
+  private static readonly KEPT = 8000;
+  private start = '';
+  private end = '';
+  private length = 0;
+
+  add(text: string): void {
+    this.length += text.length;
+    if (this.start.length < 2 * OutputEnds.KEPT) this.start += text.slice(0, 2 * OutputEnds.KEPT - this.start.length);
+    this.end = (this.end + text).slice(-OutputEnds.KEPT);
+  }
+
+  toString(): string {
+    return this.length <= 2 * OutputEnds.KEPT ? this.start : `${this.start.slice(0, OutputEnds.KEPT)}\n[... cut ...]\n${this.end}`;
   }
 }
 
