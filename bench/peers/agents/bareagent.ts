@@ -11,7 +11,8 @@ import path from 'node:path';
 import { createBareAgentWorker } from '../../../src/worker/create-worker';
 import type { AgentRunInput } from '../../../src/common/input';
 import type { AgentRunResult } from '../../../src/common/wire';
-import { PROMPT, TURNS, peerEnv, runAll } from '../task';
+import { PROMPT, TURNS, peerEnv } from '../task';
+import { runOnTemporal } from '../temporal-peer';
 
 const TASK_QUEUE = 'peers-bareagent';
 
@@ -34,21 +35,13 @@ async function main(): Promise<void> {
     provider: { baseURL: env.modelUrl, requestTimeoutMs: 30_000 },
   });
   const running = worker.run();
-  await runAll(
-    async (env, runId) => {
+  await runOnTemporal(
+    { getHandle: (runId) => client.workflow.getHandle(runId), worker, running, connections: [connection, native] },
+    (runId) => {
       const input: AgentRunInput = { prompt: PROMPT, model: runId, workspace: env.workspace, maxIterations: TURNS + 10 };
-      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('agentRun', { taskQueue: TASK_QUEUE, workflowId: runId, args: [input] });
-      const result = (await handle.result()) as AgentRunResult;
-      const described = await handle.describe();
-      const size = Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN);
-      return { answer: result.text, bytes: [size, 'the workflow history size the server reports (historySizeBytes)'] };
+      return client.workflow.start('agentRun', { taskQueue: TASK_QUEUE, workflowId: runId, args: [input] });
     },
-    async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await native.close();
-    },
+    (result) => (result as AgentRunResult).text,
   );
 }
 

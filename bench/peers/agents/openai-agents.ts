@@ -9,7 +9,8 @@ import { OpenAIProvider } from '@openai/agents-openai';
 import { OpenAIAgentsPlugin } from '@temporalio/openai-agents';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { PROMPT, peerEnv, readWorkspaceFile, runAll } from '../task';
+import { PROMPT, peerEnv, readWorkspaceFile } from '../task';
+import { runOnTemporal } from '../temporal-peer';
 
 const TASK_QUEUE = 'peers-openai-agents';
 
@@ -40,20 +41,7 @@ async function main(): Promise<void> {
     bundlerOptions: { webpackConfigHook: (config) => ({ ...config, output: { ...config.output, publicPath: '', asyncChunks: false } }) },
   });
   const running = worker.run();
-  await runAll(
-    async (env, runId) => {
-      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('openAiAgentsAgent', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, PROMPT] });
-      const answer = (await handle.result()) as string;
-      const described = await handle.describe();
-      return { answer, bytes: [Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN), 'the workflow history size the server reports (historySizeBytes)'] };
-    },
-    async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await native.close();
-    },
-  );
+  await runOnTemporal({ getHandle: (runId) => client.workflow.getHandle(runId), worker, running, connections: [connection, native] }, (runId) => client.workflow.start('openAiAgentsAgent', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, PROMPT] }));
 }
 
 void main();

@@ -9,7 +9,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { AiSdkPlugin } from '@temporalio/ai-sdk';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { PROMPT, peerEnv, readWorkspaceFile, runAll } from '../task';
+import { PROMPT, peerEnv, readWorkspaceFile } from '../task';
+import { runOnTemporal } from '../temporal-peer';
 
 const TASK_QUEUE = 'peers-ai-sdk';
 
@@ -31,20 +32,7 @@ async function main(): Promise<void> {
     plugins: [new AiSdkPlugin({ modelProvider: createOpenAICompatible({ name: 'scripted', baseURL: env.modelUrl, apiKey: 'scripted' }) })],
   });
   const running = worker.run();
-  await runAll(
-    async (env, runId) => {
-      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('aiSdkAgent', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, PROMPT] });
-      const answer = (await handle.result()) as string;
-      const described = await handle.describe();
-      return { answer, bytes: [Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN), 'the workflow history size the server reports (historySizeBytes)'] };
-    },
-    async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await native.close();
-    },
-  );
+  await runOnTemporal({ getHandle: (runId) => client.workflow.getHandle(runId), worker, running, connections: [connection, native] }, (runId) => client.workflow.start('aiSdkAgent', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, PROMPT] }));
 }
 
 void main();

@@ -7,7 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PROMPT, SYSTEM, TOOL_DESCRIPTION, peerEnv, readWorkspaceFile, runAll } from '../task';
+import { PROMPT, SYSTEM, TOOL_DESCRIPTION, peerEnv, readWorkspaceFile } from '../task';
+import { runOnTemporal } from '../temporal-peer';
 import type { FloorMessage, FloorTurn } from '../workflows/temporal-floor';
 
 const TASK_QUEUE = 'peers-temporal-floor';
@@ -60,20 +61,7 @@ async function main(): Promise<void> {
     activities: { floorTurn },
   });
   const running = worker.run();
-  await runAll(
-    async (env, runId) => {
-      const handle = env.mode === 'resume' ? client.workflow.getHandle(runId) : await client.workflow.start('temporalFloor', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, SYSTEM, PROMPT] });
-      const answer = (await handle.result()) as string;
-      const described = await handle.describe();
-      return { answer, bytes: [Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? NaN), 'the workflow history size the server reports (historySizeBytes)'] };
-    },
-    async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-      await native.close();
-    },
-  );
+  await runOnTemporal({ getHandle: (runId) => client.workflow.getHandle(runId), worker, running, connections: [connection, native] }, (runId) => client.workflow.start('temporalFloor', { taskQueue: TASK_QUEUE, workflowId: runId, args: [runId, SYSTEM, PROMPT] }));
 }
 
 void main();
