@@ -124,7 +124,6 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   // Its start and its end: a Go panic puts why it failed (a port taken) first, then every goroutine's stack.
   const stderr = new OutputEnds();
   child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk.toString()));
-  const stderrText = () => stderr.toString();
   if (options.background) {
     child.unref();
     writePrivateFile(path.join(options.home, 'server.pid'), String(child.pid));
@@ -133,14 +132,14 @@ async function startOrReuse(options: DevServerOptions): Promise<DevServer> {
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) {
-      const output = options.background ? logOutput(logFile, logStart) : stderrText();
+      const output = options.background ? logOutput(logFile, logStart) : stderr.toString();
       const message = `temporal server start-dev exited (${child.exitCode}):\n${output || `see ${logFile}`}`;
       throw lostPortRace(output, [port, options.uiPort]) ? new PortRaceError(message) : new Error(message);
     }
     if (await isTemporalServer(options.address)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`The Temporal dev server did not answer on ${options.address} in time:\n${stderrText()}`);
+      throw new Error(`The Temporal dev server did not answer on ${options.address} in time:\n${stderr.toString()}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -168,8 +167,7 @@ function sizeOf(file: string): number {
   }
 }
 
-/** What a log got since `from`, its last 8,000 characters. */
-/** What a start wrote to the log: its start and its end. */
+/** What a start wrote to the log since `from`: its start and its end. */
 function logOutput(file: string, from: number): string {
   try {
     const ends = new OutputEnds();
