@@ -25,15 +25,24 @@ export function predictedMessages(response: LLMResponse, step: number): Message[
   return [responseToMessage({ ...response, toolCalls: calls }), { role: 'user', content: results }];
 }
 
-/** Whether two lists of messages are the same, whatever the order of their keys. */
-export function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
-  return a.length === b.length && canonical(a) === canonical(b);
+/**
+ * What the workflow says its left-out messages are, for the worker to check its prediction against:
+ * their count, and a digest of their content. Undefined when `held` are not exactly `predicted`
+ * (whatever the order of their keys).
+ */
+export function leftOutDigest(held: readonly Message[], predicted: readonly Message[]): { messages: number; digest: string } | undefined {
+  if (held.length === 0 || held.length !== predicted.length) return undefined;
+  const text = canonical(held);
+  return text === canonical(predicted) ? digestOf(held.length, text) : undefined;
 }
 
-/** What the workflow says its left-out messages are, for the worker to check its prediction against: their count, and a digest of their content. */
+/** The digest `leftOutDigest` names, of messages a worker holds. */
 export function messagesDigest(messages: readonly Message[]): { messages: number; digest: string } {
-  const text = canonical(messages);
-  return { messages: messages.length, digest: `${text.length}:${fnv1a64(text)}` };
+  return digestOf(messages.length, canonical(messages));
+}
+
+function digestOf(messages: number, text: string): { messages: number; digest: string } {
+  return { messages, digest: `${text.length}:${fnv1a64(text)}` };
 }
 
 function canonical(value: unknown): string {

@@ -53,7 +53,7 @@ export interface ToolRoundContext {
   tree: TreeBudget;
   /** The run's stall watchdog, when it has one: a subagent's time is not this run's stall. */
   watchdog?: StallWatchdog | undefined;
-  /** Whether writes of the acceptance check's files are refused (a run of 0.3.0 ran them: `RunPatches`). */
+  /** Whether writes of the acceptance check's files are refused: false without such files, and for a run of 0.3.0 (`RunPatches`). */
   acceptanceFilesReadOnly: boolean;
 }
 
@@ -203,10 +203,9 @@ export class ToolRound {
 
   /** A file tool's write of a file the acceptance command names: refused in every mode (src/loop/acceptance-files.ts). */
   private acceptanceRefusal(call: ToolCall, args: unknown): string | undefined {
-    const { config, sandbox } = this.context;
-    const files = sandbox.readOnlyFiles ?? [];
-    if (files.length === 0 || !this.context.acceptanceFilesReadOnly) return undefined;
-    return acceptanceWriteRefusal(files, config.acceptance?.command, call.name, args);
+    const { config, sandbox, acceptanceFilesReadOnly } = this.context;
+    if (!acceptanceFilesReadOnly) return undefined;
+    return acceptanceWriteRefusal(sandbox.readOnlyFiles ?? [], config.acceptance?.command, call.name, args);
   }
 
   /** The tool a call names: an MCP tool of the run's listing, else a built-in one or one of the worker's own that the run offers. */

@@ -1,7 +1,7 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { LLMResponse, Message } from '../common/messages';
 import type { ModelRequest } from '../common/model-request';
-import { messagesDigest, predictedMessages, sameMessages } from '../loop/predicted-messages';
+import { leftOutDigest, predictedMessages } from '../loop/predicted-messages';
 
 /**
  * Only what the worker has not seen yet goes into the activity's input, so each model call adds
@@ -24,14 +24,13 @@ export class TranscriptSender {
     if (this.sent.array !== messages) this.sent = { array: messages, count: 0, epoch: this.sent.epoch + 1 };
     const predicted = this.predicted;
     this.predicted = undefined;
-    let from = this.sent.count;
-    const left = predicted && predicted.array === messages && predicted.at === from ? messages.slice(from, from + predicted.messages.length) : [];
-    const skipped = left.length > 0 && sameMessages(left, predicted!.messages) ? left : [];
-    from += skipped.length;
+    const sent = this.sent.count;
+    const left = predicted && predicted.array === messages && predicted.at === sent ? leftOutDigest(messages.slice(sent, sent + predicted.messages.length), predicted.messages) : undefined;
+    const from = sent + (left?.messages ?? 0);
     this.sent.count = messages.length;
     return {
       messages: messages.slice(from),
-      transcript: { key: `${workflowInfo().runId}:${this.sent.epoch}`, from, total: messages.length, ...(skipped.length > 0 ? { predicted: messagesDigest(skipped) } : {}) },
+      transcript: { key: `${workflowInfo().runId}:${this.sent.epoch}`, from, total: messages.length, ...(left ? { predicted: left } : {}) },
     };
   }
 
